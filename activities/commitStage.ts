@@ -1,0 +1,261 @@
+import { writeAudit, type AuditCause, type AuditEntry } from '../core/audit/auditLog.js';
+import { currentWorkflow } from './context.js';
+import { toVectorSql, withTransaction, type PoolClient } from '../core/db/pool.js';
+import type { CommitResult, EpisodeSnapshot, ResolvedEntity, WritePlan } from '../core/ingest/contracts.js';
+import { MAX_GRAPH_WRITES_PER_EPISODE } from '../core/ingest/contracts.js';
+import { nameKey as canonicalKey } from '../core/domain/canonical.js';
+import { applyWriteLimit } from '../core/ingest/writeLimit.js';
+import type { ActivityDeps } from './deps.js';
+import { recordStage } from './stageRecorder.js';
+
+const ACTOR = 'workflow:ingestEpisode';
+
+function auditRow(action: string, target: { type: string; id: string | null }, before: unknown, after: unknown): AuditEntry {
+  return { action, targetType: target.type, targetId: target.id, before, after };
+}
+
+export function provenance(episode: EpisodeSnapshot): string {
+  return [
+    episode.source,
+    `namespace:${episode.namespace}`,
+    episode.agentId && `agent:${episode.agentId}`,
+    episode.runId && `run:${episode.runId}`,
+    `episode:${episode.id}`,
+  ]
+    .filter(Boolean)
+    .join('/');
+}
+
+async function committedIds(tx: PoolClient, episodeId: string): Promise<{ entityIds: string[]; factIds: string[] }> {
+  const entities = await tx.query<{ entity_id: string }>('SELECT entity_id FROM entity_episode WHERE episode_id = $1 ORDER BY entity_id', [episodeId]);
+  const facts = await tx.query<{ fact_id: string }>('SELECT DISTINCT fact_id FROM fact_episode WHERE episode_id = $1 ORDER BY fact_id', [episodeId]);
+  return { entityIds: entities.rows.map((r) => r.entity_id), factIds: facts.rows.map((r) => r.fact_id) };
+}
+
+export function createCommitActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * Stage 7: one transaction for the whole episode — entities, facts,
+     * updates, invalidations, provenance, audit rows, episode status. Keyed by
+     * the episode: once it is `extracted`, a re-run commits nothing.
+     */
+    async commitEpisode(input: { episode: EpisodeSnapshot; entities: ResolvedEntity[]; plan: WritePlan }): Promise<CommitResult> {
+      const { episode } = input;
+      const wf = currentWorkflow();
+      const cause: AuditCause = { namespace: episode.namespace, actor: ACTOR, workflowId: wf.workflowId, runId: wf.runId, episodeId: episode.id };
+      const summary = {
+        entities: input.entities.length,
+        inserts: input.plan.inserts.length,
+        confirmations: input.plan.confirmations.length,
+        refinements: input.plan.refinements.length,
+        invalidations: input.plan.invalidations.length,
+        rejections: input.plan.rejections.length,
+        reviews: input.plan.reviews.length,
+      };
+      return recordStage(deps.telemetryPool, 'commit', { namespace: episode.namespace, episodeId: episode.id }, summary, async () => {
+        const limited = applyWriteLimit(input.entities, input.plan, MAX_GRAPH_WRITES_PER_EPISODE);
+        const { plan, entities } = limited;
+        // Embeddings may be a network call: compute them before the transaction opens.
+        const newEntities = entities.filter((e) => e.isNew);
+        const [entityVectors, insertVectors, refineVectors] = await Promise.all([
+          deps.embedder.embed(newEntities.map((e) => e.name)),
+          deps.embedder.embed(plan.inserts.map((f) => f.candidate.fact_text)),
+          deps.embedder.embed(plan.refinements.map((r) => r.factText)),
+        ]);
+        const occurredAt = episode.occurredAt;
+        const scopeUser = episode.userId ?? '';
+        // The person "I" refers to in a user's episode is that user: tag it so reads find "the user" directly.
+        const userTag = (e: ResolvedEntity) =>
+          episode.userId && episode.speaker && e.type === 'person' && canonicalKey(e.name) === canonicalKey(episode.speaker) ? { user_id: episode.userId } : {};
+        const source = provenance(episode);
+
+        const output = await withTransaction(deps.pool, async (tx) => {
+          const { rows: statusRows } = await tx.query<{ status: string; forgotten: boolean }>(
+            'SELECT status, forgotten_at IS NOT NULL AS forgotten FROM episode WHERE id = $1 FOR UPDATE',
+            [episode.id],
+          );
+          if (statusRows[0]?.status === 'extracted') {
+            return { alreadyCommitted: true, ...(await committedIds(tx, episode.id)), droppedWrites: 0 };
+          }
+          if (statusRows[0]?.forgotten) {
+            // Forgotten while it was being extracted: learn nothing from it.
+            await tx.query(`UPDATE episode SET status = 'skipped', error = 'forgotten during extraction', updated_at = now() WHERE id = $1`, [episode.id]);
+            return { alreadyCommitted: false, entityIds: [], factIds: [], droppedWrites: 0 };
+          }
+          // Serialize commits that touch the same entities (by name: a concurrent episode may
+          // have given the same new entity another provisional id), in a fixed order.
+          const auditRows: AuditEntry[] = [];
+          const factLinks: Array<{ fact_id: string; relation: string }> = [];
+          // Serialize commits that touch the same entities, all of them and in one order (by name:
+          // a concurrent episode may have given the same new entity another provisional id). Every
+          // row this transaction writes belongs to one of them, so commits cannot deadlock.
+          const lockKeys = [...new Set(entities.map((e) => `${episode.namespace}:${scopeUser}:${canonicalKey(e.name)}`))].sort();
+          if (lockKeys.length) {
+            await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys', [lockKeys]);
+          }
+
+          // Entities: new ones upserted on their live (namespace, scope, type, name) key, in one statement.
+          const idMap = new Map<string, string>();
+          if (newEntities.length) {
+            const { rows } = await tx.query<{ id: string; type: string; name_key: string; inserted: boolean }>(
+              `INSERT INTO entity (id, namespace, scope_user, type, name, name_key, aliases, properties, name_embedding, embedding_model, first_seen_at, last_seen_at)
+               SELECT e.id, $1, $2, e.type, e.name, e.name_key, e.aliases, e.properties, e.embedding::vector, $3, $4, $4
+                 FROM jsonb_to_recordset($5::jsonb) AS e(id uuid, type text, name text, name_key text, aliases text[], properties jsonb, embedding text)
+               ON CONFLICT (namespace, scope_user, type, name_key) WHERE merged_into IS NULL AND forgotten_at IS NULL
+               DO UPDATE SET aliases = ARRAY(SELECT DISTINCT unnest(entity.aliases || EXCLUDED.aliases)),
+                             properties = entity.properties || EXCLUDED.properties,
+                             last_seen_at = GREATEST(entity.last_seen_at, EXCLUDED.last_seen_at), updated_at = now()
+               RETURNING id, type, name_key, (xmax = 0) AS inserted`,
+              [
+                episode.namespace, scopeUser, deps.embedder.model, occurredAt,
+                JSON.stringify(newEntities.map((e, i) => ({ id: e.id, type: e.type, name: e.name, name_key: canonicalKey(e.name), aliases: e.aliases, properties: userTag(e), embedding: toVectorSql(entityVectors[i]) }))),
+              ],
+            );
+            for (const e of newEntities) {
+              const row = rows.find((r) => r.type === e.type && r.name_key === canonicalKey(e.name));
+              if (!row) continue;
+              idMap.set(e.id, row.id);
+              if (row.inserted) auditRows.push(auditRow('entity.created', { type: 'entity', id: row.id }, null, { name: e.name, type: e.type, aliases: e.aliases }));
+            }
+          }
+          const known = entities.filter((x) => !x.isNew);
+          if (known.length) {
+            await tx.query(
+              `UPDATE entity SET aliases = ARRAY(SELECT DISTINCT unnest(entity.aliases || k.aliases)),
+                      properties = entity.properties || k.properties,
+                      last_seen_at = GREATEST(last_seen_at, $2), updated_at = now()
+                 FROM jsonb_to_recordset($1::jsonb) AS k(id uuid, aliases text[], properties jsonb) WHERE entity.id = k.id`,
+              [JSON.stringify(known.map((e) => ({ id: e.id, aliases: e.aliases, properties: userTag(e) }))), occurredAt],
+            );
+            known.forEach((e) => idMap.set(e.id, e.id));
+          }
+          const linked = entities.filter((e) => idMap.has(e.id));
+          if (linked.length) {
+            await tx.query(
+              `INSERT INTO entity_episode (entity_id, episode_id, surface)
+               SELECT DISTINCT ON (l.entity_id) l.entity_id, $1, l.surface FROM jsonb_to_recordset($2::jsonb) AS l(entity_id uuid, surface text)
+               ON CONFLICT DO NOTHING`,
+              [episode.id, JSON.stringify(linked.map((e) => ({ entity_id: idMap.get(e.id), surface: e.name })))],
+            );
+          }
+          const entityId = (id: string | null) => (id === null ? null : (idMap.get(id) ?? id));
+
+          // New facts (invalidated_by is linked afterwards: it may point at a fact inserted here).
+          const reviewed = new Set(plan.reviews.map((r) => r.candidateId));
+          const factIdOf = new Map<string, string>();
+          const factId = (id: string | null | undefined) => (id ? (factIdOf.get(id) ?? id) : null);
+          for (const [i, f] of plan.inserts.entries()) {
+            const c = f.candidate;
+            // A concurrent episode may have committed the same statement since fact-dedup looked: confirm it instead.
+            if (!c.negated && !reviewed.has(f.id)) {
+              const { rows: same } = await tx.query<{ id: string }>(
+                `SELECT id FROM fact WHERE namespace = $1 AND subject_id = $2 AND predicate = $3
+                    AND (object_id = $4 OR (object_id IS NULL AND $4::uuid IS NULL AND lower(value) = lower($5)))
+                    AND invalid_at IS NULL AND expired_at IS NULL AND forgotten_at IS NULL LIMIT 1`,
+                [episode.namespace, entityId(f.subjectId), c.predicate, entityId(f.objectId), c.value],
+              );
+              if (same[0]) {
+                plan.confirmations.push({ factId: same[0].id, candidateId: f.id });
+                factIdOf.set(f.id, same[0].id);
+                continue;
+              }
+            }
+            await tx.query(
+              `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
+                                 memory_kind, importance, confidence, decay_class, last_confirmed_at, valid_from, invalid_at,
+                                 expired_at, source, sensitivity, properties, embedding, embedding_model)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                       CASE WHEN $18::boolean THEN now() END, $19, $20, $21, $22::vector, $23)
+               ON CONFLICT (id) DO NOTHING`,
+              [
+                f.id, episode.namespace, scopeUser, entityId(f.subjectId), c.predicate, c.predicate_raw, c.family, entityId(f.objectId),
+                f.objectId ? null : c.value, c.fact_text, c.memory_kind, c.importance, c.confidence, f.decayClass, occurredAt,
+                f.validFrom, f.invalidAt, reviewed.has(f.id), source, f.sensitivity,
+                JSON.stringify(reviewed.has(f.id) ? { pending_review: true } : {}), toVectorSql(insertVectors[i]), deps.embedder.model,
+              ],
+            );
+            factLinks.push({ fact_id: f.id, relation: 'created' });
+            auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: c.fact_text, predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt }));
+          }
+          for (const f of plan.inserts.filter((x) => x.invalidatedBy && !factIdOf.has(x.id))) {
+            await tx.query('UPDATE fact SET invalidated_by = $2 WHERE id = $1', [f.id, factId(f.invalidatedBy)]);
+          }
+
+          for (const c of plan.confirmations) {
+            await tx.query(
+              `UPDATE fact SET last_confirmed_at = GREATEST(last_confirmed_at, $2), confirmation_count = confirmation_count + 1, updated_at = now()
+                WHERE id = $1`,
+              [c.factId, occurredAt],
+            );
+            factLinks.push({ fact_id: c.factId, relation: 'confirmed' });
+            auditRows.push(auditRow('fact.confirmed', { type: 'fact', id: c.factId }, null, { last_confirmed_at: occurredAt }));
+          }
+
+          for (const [i, r] of plan.refinements.entries()) {
+            const { rows } = await tx.query<{ fact_text: string; value: string | null; object_id: string | null; confidence: number }>(
+              'SELECT fact_text, value, object_id, confidence FROM fact WHERE id = $1 FOR UPDATE',
+              [r.factId],
+            );
+            const before = rows[0];
+            if (!before) continue;
+            const previous = { ...before, replaced_at: new Date().toISOString(), reason: r.reason, episode_id: episode.id };
+            await tx.query(
+              `UPDATE fact SET fact_text = $2, value = $3, object_id = $4, confidence = $5, previous_values = previous_values || $6::jsonb,
+                      last_confirmed_at = GREATEST(last_confirmed_at, $7), embedding = $8::vector, embedding_model = $9, updated_at = now()
+                WHERE id = $1`,
+              [r.factId, r.factText, r.objectId ? null : r.value, entityId(r.objectId), r.confidence, JSON.stringify([previous]), occurredAt, toVectorSql(refineVectors[i]), deps.embedder.model],
+            );
+            factLinks.push({ fact_id: r.factId, relation: 'refined' });
+            auditRows.push(auditRow('fact.refined', { type: 'fact', id: r.factId }, before, { fact_text: r.factText, value: r.value, confidence: r.confidence, reason: r.reason }));
+          }
+
+          for (const inv of plan.invalidations) {
+            const { rowCount } = await tx.query(
+              `UPDATE fact SET invalid_at = $2, invalidated_by = $3, expired_at = now(), updated_at = now()
+                WHERE id = $1 AND invalid_at IS NULL`,
+              [inv.factId, inv.invalidAt, factId(inv.invalidatedBy)],
+            );
+            if (!rowCount) continue; // someone else ended it first
+            factLinks.push({ fact_id: inv.factId, relation: 'invalidated' });
+            auditRows.push(auditRow('fact.invalidated', { type: 'fact', id: inv.factId }, { invalid_at: null }, { invalid_at: inv.invalidAt, invalidated_by: factId(inv.invalidatedBy) }));
+          }
+
+          for (const [index, rej] of plan.rejections.entries()) {
+            const candidate = input.plan.inserts.find((f) => f.id === rej.candidateId)?.candidate;
+            auditRows.push(auditRow('fact.rejected', { type: 'fact', id: rej.againstFactId }, null, { reason: rej.reason, candidate_id: rej.candidateId, candidate }));
+            await tx.query(
+              `INSERT INTO review_item (namespace, kind, title, payload, fact_ids, episode_id, dedup_key)
+               VALUES ($1, 'rejected_write', $2, $3, $4::uuid[], $5, $6) ON CONFLICT (dedup_key) DO NOTHING`,
+              [episode.namespace, `Rejected: ${rej.reason}`, JSON.stringify({ reason: rej.reason, candidate_id: rej.candidateId }), [rej.againstFactId], episode.id, `${episode.id}:rejected:${index}`],
+            );
+          }
+          for (const [index, rev] of plan.reviews.entries()) {
+            await tx.query(
+              `INSERT INTO review_item (namespace, kind, title, payload, fact_ids, episode_id, dedup_key)
+               VALUES ($1, 'conflict', $2, $3, $4::uuid[], $5, $6) ON CONFLICT (dedup_key) DO NOTHING`,
+              [episode.namespace, `Conflict: ${rev.reason}`, JSON.stringify({ reason: rev.reason }), [rev.againstFactId, rev.candidateId], episode.id, `${episode.id}:conflict:${index}`],
+            );
+            auditRows.push(auditRow('review.opened', { type: 'fact', id: rev.candidateId }, null, { reason: rev.reason, against: rev.againstFactId }));
+          }
+
+          const droppedWrites = limited.dropped.entities + limited.dropped.facts + limited.dropped.updates;
+          if (droppedWrites > 0) {
+            auditRows.push(auditRow('graph.write_limit_exceeded', { type: 'episode', id: episode.id }, null, { limit: MAX_GRAPH_WRITES_PER_EPISODE, dropped: limited.dropped }));
+          }
+          if (factLinks.length) {
+            await tx.query(
+              `INSERT INTO fact_episode (fact_id, episode_id, relation)
+               SELECT l.fact_id, $1, l.relation FROM jsonb_to_recordset($2::jsonb) AS l(fact_id uuid, relation text) ON CONFLICT DO NOTHING`,
+              [episode.id, JSON.stringify(factLinks)],
+            );
+          }
+          await tx.query(`UPDATE episode SET status = 'extracted', extracted_at = now(), error = NULL, updated_at = now() WHERE id = $1`, [episode.id]);
+          auditRows.push(auditRow('episode.extracted', { type: 'episode', id: episode.id }, null, summary));
+          await writeAudit(tx, cause, auditRows);
+          return { alreadyCommitted: false, ...(await committedIds(tx, episode.id)), droppedWrites };
+        });
+        return { output };
+      });
+    },
+  };
+}

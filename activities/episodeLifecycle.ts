@@ -1,0 +1,100 @@
+import { writeAudit } from '../core/audit/auditLog.js';
+import { currentWorkflow } from './context.js';
+import { ApplicationFailure } from '@temporalio/activity';
+import { toVectorSql } from '../core/db/pool.js';
+import type { BeginResult, EpisodeSnapshot } from '../core/ingest/contracts.js';
+import type { ActivityDeps } from './deps.js';
+
+interface EpisodeRow {
+  id: string;
+  namespace: string;
+  user_id: string | null;
+  agent_id: string | null;
+  run_id: string | null;
+  speaker: string | null;
+  content: string;
+  source: string | null;
+  metadata: Record<string, unknown>;
+  occurred_at: Date;
+  t_valid_override: Date | null;
+  skip_extraction: boolean;
+  status: string;
+  has_embedding: boolean;
+}
+
+function snapshot(row: EpisodeRow): EpisodeSnapshot {
+  return {
+    id: row.id,
+    namespace: row.namespace,
+    userId: row.user_id,
+    agentId: row.agent_id,
+    runId: row.run_id,
+    speaker: row.speaker ?? row.user_id,
+    content: row.content,
+    source: row.source,
+    metadata: row.metadata,
+    occurredAt: row.occurred_at.toISOString(),
+    tValidOverride: row.t_valid_override?.toISOString() ?? null,
+    skipExtraction: row.skip_extraction,
+    status: row.status,
+  };
+}
+
+export function createLifecycleActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * Claims the episode for this workflow run (pending/failed → extracting, or
+     * skipped) and embeds its content so it is searchable whatever happens next.
+     */
+    async beginExtraction(input: { episodeId: string }): Promise<BeginResult> {
+      const runId = currentWorkflow().runId;
+      const { rows } = await deps.pool.query<EpisodeRow>(
+        `UPDATE episode
+            SET status = CASE WHEN skip_extraction THEN 'skipped' ELSE 'extracting' END,
+                extraction_count = extraction_count + (workflow_run_id IS DISTINCT FROM $2)::int,
+                workflow_run_id = $2, error = NULL, updated_at = now()
+          WHERE id = $1 AND status IN ('pending', 'extracting', 'failed') AND forgotten_at IS NULL
+          RETURNING id, namespace, user_id, agent_id, run_id, speaker, content, source, metadata, occurred_at,
+                    t_valid_override, skip_extraction, status, embedding IS NOT NULL AS has_embedding`,
+        [input.episodeId, runId],
+      );
+      const row = rows[0];
+      if (!row) {
+        const current = await deps.pool.query<{ status: string; forgotten: boolean }>(
+          'SELECT status, forgotten_at IS NOT NULL AS forgotten FROM episode WHERE id = $1',
+          [input.episodeId],
+        );
+        if (!current.rows[0]) throw ApplicationFailure.nonRetryable(`episode ${input.episodeId} does not exist`, 'EpisodeNotFound');
+        return { proceed: false, status: current.rows[0].forgotten ? 'forgotten' : current.rows[0].status };
+      }
+      if (!row.has_embedding) {
+        const [vector] = await deps.embedder.embed([row.content]);
+        // Derived data, recomputed on the next extraction if a crash loses it: no need to wait for the WAL flush.
+        await deps.telemetryPool.query('UPDATE episode SET embedding = $2::vector, embedding_model = $3 WHERE id = $1', [
+          row.id,
+          toVectorSql(vector),
+          deps.embedder.model,
+        ]);
+      }
+      if (row.status === 'skipped') return { proceed: false, status: 'skipped' };
+      return { proceed: true, episode: snapshot(row) };
+    },
+
+    /** Marks the episode failed with the reason; it stays searchable and can be retried. */
+    async failExtraction(input: { episodeId: string; error: string }): Promise<void> {
+      const wf = currentWorkflow();
+      const { rows } = await deps.pool.query<{ namespace: string }>(
+        `UPDATE episode SET status = 'failed', error = $2, updated_at = now()
+          WHERE id = $1 AND status <> 'extracted' RETURNING namespace`,
+        [input.episodeId, input.error.slice(0, 4000)],
+      );
+      if (rows[0]) {
+        await writeAudit(
+          deps.pool,
+          { namespace: rows[0].namespace, actor: 'workflow:ingestEpisode', workflowId: wf.workflowId, runId: wf.runId, episodeId: input.episodeId },
+          [{ action: 'episode.extraction_failed', targetType: 'episode', targetId: input.episodeId, after: { error: input.error } }],
+        );
+      }
+    },
+  };
+}

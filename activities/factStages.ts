@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { fromVectorSql } from '../core/db/pool.js';
+import { predicateSpec } from '../core/domain/predicates.js';
+import { classifySensitivity } from '../core/domain/sensitivity.js';
+import { resolveFactTimes } from '../core/domain/temporal.js';
+import { sensitivitySchema, type Sensitivity } from '../core/domain/types.js';
+import { cosine } from '../core/embedding/local.js';
+import type { FactCandidate } from '../core/extraction/types.js';
+import { planWrites } from '../core/ingest/contradiction.js';
+import type { BoundFact, EpisodeSnapshot, ExistingFactRef, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';
+import { candidateKey, classifyCandidate } from '../core/ingest/dedup.js';
+import { nameKey as canonicalKey } from '../core/domain/canonical.js';
+import { explicitFactOf } from '../core/ingest/explicitFact.js';
+import type { ActivityDeps } from './deps.js';
+import { recordStage } from './stageRecorder.js';
+
+interface ExistingRow {
+  id: string;
+  subject_id: string;
+  predicate: string;
+  object_id: string | null;
+  value: string | null;
+  valid_from: Date | null;
+  invalid_at: Date | null;
+  confidence: number;
+  fact_text: string;
+  embedding: string | null;
+}
+
+function toRef(row: ExistingRow): ExistingFactRef {
+  return {
+    id: row.id,
+    subjectId: row.subject_id,
+    predicate: row.predicate,
+    objectId: row.object_id,
+    value: row.value,
+    validFrom: row.valid_from?.toISOString() ?? null,
+    invalidAt: row.invalid_at?.toISOString() ?? null,
+    confidence: Number(row.confidence),
+    factText: row.fact_text,
+  };
+}
+
+const ACTIVE = 'invalid_at IS NULL AND expired_at IS NULL AND forgotten_at IS NULL';
+
+/** Explicit override from the episode's metadata (`metadata.sensitivity`), else the keyword classifier. */
+function sensitivityFor(episode: EpisodeSnapshot, candidate: FactCandidate): Sensitivity {
+  const override = sensitivitySchema.safeParse(episode.metadata?.sensitivity);
+  return override.success ? override.data : classifySensitivity(candidate.fact_text, candidate.family);
+}
+
+/** Binds candidate names to the episode's resolved entity ids; unknown names are dropped. */
+export function bindFacts(episode: EpisodeSnapshot, entities: ResolvedEntity[], facts: FactCandidate[]): Omit<BoundFact, 'decision'>[] {
+  const byKey = new Map<string, ResolvedEntity>();
+  for (const e of entities) for (const n of [e.name, ...e.aliases]) if (!byKey.has(canonicalKey(n))) byKey.set(canonicalKey(n), e);
+  const bound: Omit<BoundFact, 'decision'>[] = [];
+  const seen = new Set<string>();
+  for (const candidate of facts) {
+    const subject = byKey.get(canonicalKey(candidate.subject));
+    const object = candidate.object ? byKey.get(canonicalKey(candidate.object)) : undefined;
+    if (!subject) continue;
+    if (candidate.object && !object && !candidate.value) continue;
+    const spec = predicateSpec(candidate.predicate, candidate.family);
+    const fact = {
+      id: randomUUID(),
+      candidate: object ? candidate : { ...candidate, object: null, value: candidate.value ?? candidate.object },
+      subjectId: subject.id,
+      objectId: object?.id ?? null,
+      decayClass: spec.decayClass,
+      sensitivity: sensitivityFor(episode, candidate),
+      singleValued: spec.singleValued,
+    };
+    const key = candidateKey(fact);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    bound.push(fact);
+  }
+  return bound;
+}
+
+export function createFactActivities(deps: ActivityDeps) {
+  const scopeOf = (episode: EpisodeSnapshot) => ({ namespace: episode.namespace, episodeId: episode.id });
+
+  return {
+    /** Stage 4: compares each candidate with active facts on the same subject / entity pair. */
+    async factDedup(input: { episode: EpisodeSnapshot; entities: ResolvedEntity[]; facts: FactCandidate[] }): Promise<BoundFact[]> {
+      const { episode } = input;
+      return recordStage(deps.telemetryPool, 'fact-dedup', scopeOf(episode), { facts: input.facts.length }, async () => {
+        const bound = bindFacts(episode, input.entities, input.facts);
+        const subjectIds = [...new Set(bound.map((f) => f.subjectId))];
+        const existingIds = new Set(input.entities.filter((e) => !e.isNew).map((e) => e.id));
+        if (bound.length === 0 || !subjectIds.some((id) => existingIds.has(id))) {
+          return { output: bound.map((f) => ({ ...f, decision: { kind: 'new' as const } })) };
+        }
+        const { rows } = await deps.pool.query<ExistingRow>(
+          `SELECT id, subject_id, predicate, object_id, value, valid_from, invalid_at, confidence, fact_text, embedding::text AS embedding
+             FROM fact
+            WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND ${ACTIVE}
+              AND (predicate = ANY($3) OR object_id = ANY($4::uuid[]))
+            LIMIT 500`,
+          [episode.namespace, subjectIds, [...new Set(bound.map((f) => f.candidate.predicate))], bound.map((f) => f.objectId).filter(Boolean)],
+        );
+        const existing = rows.map(toRef);
+        const existingVectors = new Map(rows.map((r) => [r.id, r.embedding ? fromVectorSql(r.embedding) : null]));
+        const vectors = existing.length ? await deps.embedder.embed(bound.map((f) => f.candidate.fact_text)) : [];
+        const output = bound.map((f, i) => {
+          const similarity = (factId: string) => {
+            const v = existingVectors.get(factId);
+            return v && vectors[i] ? cosine(vectors[i], v) : 0;
+          };
+          return { ...f, decision: classifyCandidate(f, existing, similarity) };
+        });
+        return { output };
+      });
+    },
+
+    /** Stage 5: valid_from / invalid_at from the text, relative to occurred_at (t_valid_override wins). */
+    async temporalResolve(input: { episode: EpisodeSnapshot; facts: BoundFact[] }): Promise<TimedFact[]> {
+      const { episode } = input;
+      const explicit = explicitFactOf(episode.metadata);
+      return recordStage(deps.telemetryPool, 'temporal', scopeOf(episode), { facts: input.facts.length, override: episode.tValidOverride }, async () => {
+        const output = input.facts.map((f) => {
+          const times = resolveFactTimes(f.candidate, episode.occurredAt, episode.tValidOverride);
+          return { ...f, validFrom: times.valid_from, invalidAt: explicit?.invalid_at ?? times.invalid_at };
+        });
+        return { output };
+      });
+    },
+
+    /** Stage 6: arbitration against the subject's current single-valued facts → the write plan. */
+    async contradiction(input: { episode: EpisodeSnapshot; facts: TimedFact[] }): Promise<WritePlan> {
+      const { episode, facts } = input;
+      return recordStage(deps.telemetryPool, 'contradiction', scopeOf(episode), { facts: facts.length }, async () => {
+        const single = facts.filter((f) => f.singleValued && f.decision.kind === 'new' && !f.candidate.negated);
+        let active: ExistingFactRef[] = [];
+        if (single.length) {
+          const { rows } = await deps.pool.query<ExistingRow>(
+            `SELECT id, subject_id, predicate, object_id, value, valid_from, invalid_at, confidence, fact_text, NULL AS embedding
+               FROM fact WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND predicate = ANY($3) AND ${ACTIVE}`,
+            [episode.namespace, [...new Set(single.map((f) => f.subjectId))], [...new Set(single.map((f) => f.candidate.predicate))]],
+          );
+          active = rows.map(toRef);
+        }
+        return { output: planWrites(facts, active, episode.occurredAt) };
+      });
+    },
+  };
+}

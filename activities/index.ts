@@ -1,0 +1,24 @@
+import { createCommitActivities } from './commitStage.js';
+import type { ActivityDeps } from './deps.js';
+import { createLifecycleActivities } from './episodeLifecycle.js';
+import { createExtractionActivities } from './extractionStages.js';
+import { createFactActivities } from './factStages.js';
+import { createReconcileActivities } from './reconcile.js';
+
+export type { ActivityDeps };
+
+/**
+ * Every activity, built once per worker from its dependencies. Activity names
+ * (the keys) are stored in workflow histories: do not rename them.
+ */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createLifecycleActivities(deps),
+    ...createExtractionActivities(deps),
+    ...createFactActivities(deps),
+    ...createCommitActivities(deps),
+    ...createReconcileActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Deps } from '../core/deps.js';
+import { authenticate } from './auth.js';
+import { errorHandler, HttpError, unknownRoute } from './errors.js';
+import { healthRoutes } from './routes/health.js';
+import { v1Routes } from './routes/v1.js';
+
+/** Bodies must be JSON: anything else with a body is 415. */
+const jsonOnly: RequestHandler = (req, _res, next) => {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is('application/json')) {
+    return next(new HttpError('unsupported_media_type', 'Request bodies must be application/json'));
+  }
+  next();
+};
+
+export function createApp(deps: Deps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && incoming.length <= 200 ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.use(healthRoutes(deps));
+  app.use('/v1', jsonOnly, express.json({ limit: deps.config.BODY_LIMIT, strict: true }), authenticate(deps), v1Routes(deps));
+  app.use(unknownRoute);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,83 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Logger } from '../core/logger.js';
+
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+/** Every failure the API reports; rendered as `{error: {code, message, details}}`. */
+export class HttpError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const notFound = (what: string) => new HttpError('not_found', `${what} not found`);
+
+/** zod issues as `{field, message}` pairs, so clients see each invalid field. */
+export function zodDetails(error: z.ZodError): Array<{ field: string; message: string; code: string }> {
+  return error.issues.map((issue) => ({
+    field: issue.path.length ? issue.path.join('.') : '(body)',
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof z.ZodError) return new HttpError('invalid_input', 'Invalid input', zodDetails(err));
+  const e = err as { type?: string; status?: number; message?: string };
+  // body-parser's own errors
+  if (e?.type === 'entity.too.large') return new HttpError('payload_too_large', 'Request body is too large');
+  if (e?.type === 'entity.parse.failed') return new HttpError('invalid_input', `Malformed JSON: ${e.message}`);
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new HttpError('unsupported_media_type', e.message ?? 'Unsupported encoding');
+  }
+  return new HttpError('internal', 'Internal error');
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const httpError = toHttpError(err);
+    if (httpError.code === 'internal') {
+      (req.log ?? logger).error({ err }, 'unhandled error');
+    }
+    res.status(httpError.status).json({
+      error: { code: httpError.code, message: httpError.message, details: httpError.details ?? null },
+    });
+  };
+}
+
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(new HttpError('not_found', `No route for ${req.method} ${req.path}`));
+};

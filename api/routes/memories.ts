@@ -1,0 +1,142 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { writeAudit } from '../../core/audit/auditLog.js';
+import { hasRole } from '../../core/auth/apiKeys.js';
+import type { Deps } from '../../core/deps.js';
+import { EPISODE_STATUSES } from '../../core/domain/types.js';
+import { episodeWorkflowId } from '../../core/ingest/contracts.js';
+import { decodeCursor, getEpisode, listEpisodes, listStageRuns } from '../../core/memories/read.js';
+import type { MemoryWriter, NewMemory } from '../../core/memories/write.js';
+import { namespaceFor, principalOf } from '../auth.js';
+import { HttpError, notFound } from '../errors.js';
+import { isoInstantSchema, namespaceSchema, queryBoolean, scopeIdSchema, uuidSchema } from '../schemas/common.js';
+
+export const MAX_CONTENT_BYTES = 100_000;
+export const MAX_BATCH = 100;
+
+export const memoryBodySchema = z.strictObject({
+  content: z
+    .string()
+    .refine((s) => s.trim().length > 0, 'must not be empty')
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CONTENT_BYTES, `must be at most ${MAX_CONTENT_BYTES} bytes`),
+  namespace: namespaceSchema.optional(),
+  user_id: scopeIdSchema.optional(),
+  agent_id: scopeIdSchema.optional(),
+  run_id: scopeIdSchema.optional(),
+  speaker: z.string().trim().min(1).max(200).optional(),
+  occurred_at: isoInstantSchema.optional(),
+  source: z.string().trim().min(1).max(500).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  t_valid_override: isoInstantSchema.optional(),
+  skip_extraction: z.boolean().optional(),
+});
+type MemoryBody = z.infer<typeof memoryBodySchema>;
+
+const batchSchema = z.strictObject({
+  memories: z.array(memoryBodySchema).min(1, 'must hold at least one memory').max(MAX_BATCH, `at most ${MAX_BATCH} memories per batch`),
+});
+
+const listQuerySchema = z.strictObject({
+  namespace: namespaceSchema.optional(),
+  user_id: scopeIdSchema.optional(),
+  agent_id: scopeIdSchema.optional(),
+  run_id: scopeIdSchema.optional(),
+  status: z.enum(EPISODE_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(500).optional(),
+  include_forgotten: queryBoolean.optional(),
+});
+
+function toNewMemory(req: Request, body: MemoryBody): NewMemory {
+  return {
+    content: body.content,
+    namespace: namespaceFor(req, body.namespace),
+    userId: body.user_id,
+    agentId: body.agent_id,
+    runId: body.run_id,
+    speaker: body.speaker,
+    occurredAt: body.occurred_at,
+    source: body.source,
+    metadata: body.metadata,
+    tValidOverride: body.t_valid_override,
+    skipExtraction: body.skip_extraction,
+  };
+}
+
+export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
+  const router = Router();
+
+  /** Loads an episode the caller may see; another namespace's episode is a 404, not a 403 (no leak). */
+  async function visibleEpisode(req: Request) {
+    const id = uuidSchema.safeParse(req.params.id);
+    if (!id.success) throw notFound('Memory');
+    const episode = await getEpisode(deps, id.data);
+    const principal = principalOf(req);
+    if (!episode || (principal.namespace !== null && principal.namespace !== episode.namespace)) throw notFound('Memory');
+    if (episode.forgotten_at && !hasRole(principal, 'operator')) throw notFound('Memory');
+    return episode;
+  }
+
+  router.post('/memories', async (req, res) => {
+    const body = memoryBodySchema.parse(req.body);
+    const [accepted] = await writer.accept([toNewMemory(req, body)]);
+    res.status(202).json(accepted);
+  });
+
+  router.post('/memories/batch', async (req, res) => {
+    const body = batchSchema.parse(req.body);
+    const memories = body.memories.map((m) => toNewMemory(req, m));
+    res.status(202).json({ memories: await writer.accept(memories) });
+  });
+
+  router.get('/memories', async (req, res) => {
+    const query = listQuerySchema.parse(req.query);
+    if (query.include_forgotten && !hasRole(principalOf(req), 'operator')) {
+      throw new HttpError('forbidden', 'include_forgotten requires an operator key');
+    }
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    if (query.cursor && !after) throw new HttpError('invalid_input', 'Invalid input', [{ field: 'cursor', message: 'unknown cursor' }]);
+    const page = await listEpisodes(
+      deps,
+      {
+        namespace: namespaceFor(req, query.namespace),
+        userId: query.user_id,
+        agentId: query.agent_id,
+        runId: query.run_id,
+        status: query.status,
+        limit: query.limit,
+        includeForgotten: query.include_forgotten,
+      },
+      after,
+    );
+    res.json(page);
+  });
+
+  router.get('/memories/:id', async (req, res) => {
+    res.json(await visibleEpisode(req));
+  });
+
+  router.get('/memories/:id/stages', async (req, res) => {
+    const episode = await visibleEpisode(req);
+    res.json({ episode_id: episode.id, status: episode.status, stages: await listStageRuns(deps, episode.id) });
+  });
+
+  router.post('/memories/:id/retry', async (req, res) => {
+    const episode = await visibleEpisode(req);
+    const { rowCount } = await deps.pool.query(
+      `UPDATE episode SET status = 'pending', updated_at = now() WHERE id = $1 AND status = 'failed'`,
+      [episode.id],
+    );
+    if (!rowCount) throw new HttpError('conflict', `Memory is ${episode.status}; only failed memories can be retried`);
+    await writeAudit(
+      deps.pool,
+      { namespace: episode.namespace, actor: `key:${principalOf(req).keyId}`, requestId: String(req.id), episodeId: episode.id },
+      [{ action: 'episode.retry', targetType: 'episode', targetId: episode.id }],
+    );
+    const started = await writer.startQuietly(episode.id);
+    res.status(202).json({ id: episode.id, workflow_id: episodeWorkflowId(episode.id), status: 'pending', started });
+  });
+
+  return router;
+}

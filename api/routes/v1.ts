@@ -1,0 +1,24 @@
+import { Router } from 'express';
+import type { Deps } from '../../core/deps.js';
+import { MemoryWriter } from '../../core/memories/write.js';
+import { contextRoutes } from './context.js';
+import { correctionRoutes } from './corrections.js';
+import { entityRoutes } from './entities.js';
+import { searchRoutes } from './search.js';
+import { userRoutes } from './users.js';
+import { factRoutes } from './facts.js';
+import { memoryRoutes } from './memories.js';
+
+/** Every `/v1` route; each resource has its own module. */
+export function v1Routes(deps: Deps): Router {
+  const router = Router();
+  const writer = new MemoryWriter(deps);
+  router.use(memoryRoutes(deps, writer));
+  router.use(factRoutes(deps, writer));
+  router.use(correctionRoutes(deps));
+  router.use(searchRoutes(deps));
+  router.use(contextRoutes(deps));
+  router.use(entityRoutes(deps));
+  router.use(userRoutes(deps));
+  return router;
+}

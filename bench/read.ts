@@ -1,0 +1,199 @@
+// npm run bench:read -- --size 100000 [--users 300] [--duration 20] [--connections 8] [--reuse]
+//
+// Fills one namespace with N generated episodes (several hundred users, their
+// entities and facts) by bulk SQL, starts the API in this process and drives
+// GET /v1/context and POST /v1/search with autocannon; prints and writes
+// bench/results/read.json (and read-<size>.json) plus the EXPLAIN ANALYZE of
+// the slowest statement of the read path (read-explain-<size>.txt).
+import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createApp } from '../api/app.js';
+import { buildDeps } from '../core/buildDeps.js';
+import { loadConfig } from '../core/config/config.js';
+import type { Queryable } from '../core/db/pool.js';
+import { buildContext } from '../core/retrieval/context.js';
+import { resolveRecipe } from '../core/retrieval/recipes.js';
+import { runSearch } from '../core/retrieval/search.js';
+import { withReadClient } from '../core/retrieval/sql.js';
+import { parseArgs, ROOT, writeResult } from './support/benchStack.js';
+import { benchQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
+import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
+import { loadCorpus } from './lib/bulkLoad.js';
+import { Random } from './lib/random.js';
+import { percentile, round2 } from './lib/stats.js';
+
+const KEY = 'bench-admin-key-0123456789abcdef';
+const args = parseArgs();
+const size = Number(args.get('size') ?? 10_000);
+const userCount = Number(args.get('users') ?? 300);
+const duration = Number(args.get('duration') ?? 20);
+const connections = Number(args.get('connections') ?? 8);
+const reuse = args.has('reuse');
+const log = (m: string) => console.log(`[bench:read] ${m}`);
+
+// One database per size so each measurement sees only its own data (and --reuse can skip loading).
+const databaseUrl = siblingDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL, `mnemo_bench_read_${size}`);
+const namespace = 'bench';
+
+interface Phase {
+  p50: number;
+  p95: number;
+  rps: number;
+  requests: number;
+  errors: number;
+}
+
+function drive(url: string, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, seconds: number, seed: number): Promise<Phase> {
+  const r = new Random(seed);
+  const latencies: number[] = [];
+  let errors = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req) => {
+              const next = build(r);
+              return { ...req, method: next.method, path: next.path, body: next.body };
+            },
+          },
+        ],
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        resolve({
+          p50: round2(percentile(latencies, 50)),
+          p95: round2(percentile(latencies, 95)),
+          rps: round2(result.requests.total / seconds),
+          requests: result.requests.total,
+          errors: errors + result.errors + result.timeouts,
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      latencies.push(ms);
+      if (status >= 400) errors++;
+    });
+  });
+}
+
+/** Records every statement (and its time) the read path sends, to EXPLAIN the slowest. */
+function recording(db: Queryable, out: Array<{ text: string; values: unknown[]; ms: number }>): Queryable {
+  return {
+    query: (async (text: string, values?: unknown[]) => {
+      const t = performance.now();
+      const result = await db.query(text, values);
+      out.push({ text, values: values ?? [], ms: performance.now() - t });
+      return result;
+    }) as Queryable['query'],
+  };
+}
+
+async function main() {
+  const startedAt = Date.now();
+  await ensureBenchDatabase(databaseUrl, !reuse);
+  const config = loadConfig({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY, LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv);
+  const deps = buildDeps(config);
+  const corpus = generateCorpus(size, userCount);
+  const { rows } = await deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM episode WHERE namespace = $1', [namespace]);
+  let loadSeconds = 0;
+  if (rows[0].n !== size) {
+    log(`generating ${size} episodes for ${userCount} users into ${databaseUrl}`);
+    const report = await loadCorpus(deps.pool, namespace, corpus, deps.embedder, log);
+    loadSeconds = report.seconds;
+    log(`loaded in ${report.seconds.toFixed(1)} s: ${report.episodes} episodes, ${report.entities} entities, ${report.facts} facts`);
+  } else log(`reusing ${size} episodes already in ${databaseUrl}`);
+
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const users = corpus.users;
+  const contextRequest = (r: Random) => {
+    const user: CorpusUser = r.pick(users);
+    const params = new URLSearchParams({ namespace, user_id: user.id, query: benchQuery(r, user), max_tokens: '1000' });
+    return { method: 'GET' as const, path: `/v1/context?${params}` };
+  };
+  const searchRequest = (r: Random) => {
+    const user = r.pick(users);
+    return { method: 'POST' as const, path: '/v1/search', body: JSON.stringify({ namespace, user_id: user.id, query: benchQuery(r, user), k: 10 }) };
+  };
+  const searchNamespaceRequest = (r: Random) => {
+    const user = r.pick(users);
+    return { method: 'POST' as const, path: '/v1/search', body: JSON.stringify({ namespace, query: benchQuery(r, user), k: 10 }) };
+  };
+
+  log('warming up');
+  await drive(url, contextRequest, 3, 1);
+  await drive(url, searchRequest, 3, 2);
+  log(`GET /v1/context: ${connections} connections, ${duration} s`);
+  const context = await drive(url, contextRequest, duration, 3);
+  log(`POST /v1/search (per user): ${connections} connections, ${duration} s`);
+  const search = await drive(url, searchRequest, duration, 4);
+  log(`POST /v1/search (whole namespace): ${connections} connections, ${Math.ceil(duration / 2)} s`);
+  const searchNs = await drive(url, searchNamespaceRequest, Math.ceil(duration / 2), 5);
+
+  // The slowest single statement over a sample of requests, explained.
+  const statements: Array<{ text: string; values: unknown[]; ms: number }> = [];
+  const r = new Random(6);
+  for (let i = 0; i < 40; i++) {
+    const user = r.pick(users);
+    const scope = { namespace, userId: i % 2 ? user.id : undefined, now: new Date(), includeForgotten: false };
+    await withReadClient(deps.pool, async (db) => {
+      const rec = recording(db, statements);
+      if (i % 4 === 0) await buildContext(rec, deps.embedder, { ...scope, userId: user.id }, { query: benchQuery(r, user), maxTokens: 1000, recipe: resolveRecipe('context') });
+      else await runSearch(rec, deps.embedder, scope, { query: benchQuery(r, user), k: 10, kinds: ['episode', 'fact', 'entity'], recipe: resolveRecipe('default') });
+    });
+  }
+  const slowest = statements.sort((a, b) => b.ms - a.ms)[0];
+  const plan = await withReadClient(deps.pool, (db) => db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${slowest.text}`, slowest.values));
+  const explainFile = path.join(ROOT, `bench/results/read-explain-${size}.txt`);
+  writeFileSync(
+    explainFile,
+    `-- slowest read-path statement over 40 sampled requests at size ${size}: ${slowest.ms.toFixed(2)} ms\n${slowest.text}\n-- params: ${JSON.stringify(
+      slowest.values.map((v) => (typeof v === 'string' && v.startsWith('[') && v.length > 80 ? '<query vector>' : v)),
+    )}\n\n${plan.rows
+      .map((row) => row['QUERY PLAN'].replace(/'\[[-0-9.,e]+\]'::vector/g, "'<query vector>'::vector"))
+      .join('\n')}\n`,
+  );
+
+  const result = {
+    size,
+    users: userCount,
+    context_p50_ms: context.p50,
+    context_p95_ms: context.p95,
+    search_p50_ms: search.p50,
+    search_p95_ms: search.p95,
+    rps: round2((context.requests + search.requests) / (2 * duration)),
+    context_rps: context.rps,
+    search_rps: search.rps,
+    search_namespace_p50_ms: searchNs.p50,
+    search_namespace_p95_ms: searchNs.p95,
+    errors: context.errors + search.errors + searchNs.errors,
+    connections,
+    duration_s: duration,
+    facts: corpus.facts.length,
+    entities: corpus.entities.length,
+    load_seconds: round2(loadSeconds),
+    slowest_statement_ms: round2(slowest.ms),
+    explain_file: path.relative(ROOT, explainFile),
+    total_seconds: round2((Date.now() - startedAt) / 1000),
+  };
+  console.log(JSON.stringify(result, null, 2));
+  writeResult('read', result);
+  writeResult(`read-${size}`, result);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await deps.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import type { Config } from './config/config.js';
+import { createPool } from './db/pool.js';
+import { createPrisma } from './db/prisma.js';
+import type { Deps } from './deps.js';
+import { createEmbedder } from './embedding/index.js';
+import { createLogger, type Logger } from './logger.js';
+import { createTemporalHandle } from './temporal/client.js';
+
+export interface BuiltDeps extends Deps {
+  close(): Promise<void>;
+}
+
+/** Builds every client once from config (DATABASE_URL and TEMPORAL_ADDRESS must be resolved by now). */
+export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: Logger } = {}): BuiltDeps {
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  const logger = overrides.logger ?? createLogger(config);
+  const pool = overrides.pool ?? createPool(config.DATABASE_URL, config.DB_POOL_MAX);
+  // An idle connection dropped by the server (restart, failover) must not crash the process.
+  pool.on('error', (err) => logger.warn({ err }, 'idle postgres connection lost'));
+  const telemetryPool = overrides.telemetryPool ?? createPool(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)), { asyncCommit: true });
+  telemetryPool.on('error', (err) => logger.warn({ err }, 'idle postgres connection lost'));
+  const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL);
+  const temporal = overrides.temporal ?? createTemporalHandle(config);
+  const embedder = overrides.embedder ?? createEmbedder(config);
+  return {
+    config,
+    logger,
+    pool,
+    telemetryPool,
+    prisma,
+    temporal,
+    embedder,
+    now: overrides.now ?? (() => new Date()),
+    async close() {
+      await Promise.allSettled([pool.end(), telemetryPool.end(), prisma.$disconnect(), temporal.close()]);
+    },
+  };
+}

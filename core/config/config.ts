@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Width of every `vector(N)` column in the migrations; EMBEDDING_DIM must match it. */
+export const SCHEMA_EMBEDDING_DIM = 384;
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+/**
+ * Every environment variable Mnemo reads, with its default. Parsed once at
+ * start-up (`loadConfig`) and passed down; nothing else reads process.env.
+ */
+export const configSchema = z.object({
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  TEMPORAL_ADDRESS: optionalString.pipe(
+    z.string().regex(/^[^\s:/]+:\d+$/, 'must be host:port, e.g. localhost:7233').optional(),
+  ),
+  TEMPORAL_NAMESPACE: z.string().trim().min(1, 'must not be empty').default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().trim().min(1, 'must not be empty').default('mnemo-extraction'),
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_UI_PORT: port.default(8233),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.mnemo'),
+  PORT: port.default(8080),
+  HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+  MNEMO_API_KEY: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  LLM_PROVIDER: z.enum(['heuristic', 'openai'], { error: 'must be one of: heuristic, openai' }).default('heuristic'),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
+  LLM_MODEL: z.string().trim().min(1, 'must not be empty').default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(30_000),
+  EMBEDDING_PROVIDER: z.enum(['local', 'openai'], { error: 'must be one of: local, openai' }).default('local'),
+  EMBEDDING_MODEL: optionalString,
+  EMBEDDING_DIM: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .refine((v) => v === SCHEMA_EMBEDDING_DIM, {
+      message: `must be ${SCHEMA_EMBEDDING_DIM} (the width of the vector columns in the migrations)`,
+    })
+    .default(SCHEMA_EMBEDDING_DIM),
+  DB_POOL_MAX: z.coerce.number({ error: 'must be a number' }).int().min(2, 'must be at least 2').max(200, 'must be at most 200').default(20),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of: fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  BODY_LIMIT: z.string().trim().regex(/^\d+(b|kb|mb)$/i, 'must look like 100kb or 1mb').default('1mb'),
+  /** `npm run api` applies pending migrations before serving (otherwise run `npm run migrate`). */
+  MIGRATE_ON_START: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  /** Absolute data folder. */
+  dataDir: string;
+  /** Embedding model name stored beside every vector. */
+  embeddingModel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; throws ConfigError naming each bad variable and what is allowed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),
+    );
+  }
+  const raw = result.data;
+  if (raw.LLM_PROVIDER === 'openai' && !raw.OPENAI_BASE_URL && !raw.OPENAI_API_KEY) {
+    throw new ConfigError(['OPENAI_API_KEY: required when LLM_PROVIDER=openai (or set OPENAI_BASE_URL to a local endpoint)']);
+  }
+  return {
+    ...raw,
+    dataDir: path.resolve(raw.DATA_DIR),
+    embeddingModel:
+      raw.EMBEDDING_MODEL ?? (raw.EMBEDDING_PROVIDER === 'local' ? `mnemo-hash-${raw.EMBEDDING_DIM}-v1` : 'text-embedding-3-small'),
+  };
+}

@@ -1,0 +1,20 @@
+import type { Config } from './config/config.js';
+import type { Pool } from './db/pool.js';
+import type { PrismaClient } from './db/prisma.js';
+import type { EmbeddingProvider } from './extraction/types.js';
+import type { Logger } from './logger.js';
+import type { TemporalHandle } from './temporal/client.js';
+
+/** Everything the API and the activities need, built once at start-up and passed in. */
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  pool: Pool;
+  /** Connections with asynchronous commit, for stage runs and derived data (see createPool). */
+  telemetryPool: Pool;
+  prisma: PrismaClient;
+  temporal: TemporalHandle;
+  embedder: EmbeddingProvider;
+  /** The clock; tests pass a fixed one. */
+  now: () => Date;
+}

@@ -1,0 +1,70 @@
+import type { Server } from 'node:http';
+import { ConfigError, type Config } from '../config/config.js';
+import { StartupError } from './errors.js';
+
+export { StartupError };
+import type { Logger } from '../logger.js';
+
+/** What an entry point prints when it cannot start: the message of expected errors, the stack of bugs. */
+export function describeStartupFailure(err: unknown): string {
+  if (err instanceof StartupError || err instanceof ConfigError) return err.message;
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/** Production entry points connect to existing services only: both URLs are required. */
+export function requireExternalServices(config: Config, command: string): Config & { DATABASE_URL: string; TEMPORAL_ADDRESS: string } {
+  const missing = (['DATABASE_URL', 'TEMPORAL_ADDRESS'] as const).filter((name) => !config[name]);
+  if (missing.length) {
+    throw new StartupError(
+      `${command} needs ${missing.join(' and ')} (a PostgreSQL 15+ with pgvector and a Temporal server); ` +
+        'use `npm start` for the embedded all-in-one default',
+    );
+  }
+  return config as Config & { DATABASE_URL: string; TEMPORAL_ADDRESS: string };
+}
+
+/**
+ * Runs `shutdown` once on SIGINT/SIGTERM, then exits 0 (1 if it failed). A
+ * second signal while shutting down exits at once.
+ */
+export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without a clean shutdown');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+}
+
+/** Listens on host:port; rejects with a clear message when the port is taken. */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? new StartupError(`PORT ${port} on ${host} is already in use: set PORT to a free port`) : err);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    server.closeIdleConnections();
+  });
+}

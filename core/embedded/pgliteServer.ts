@@ -1,0 +1,226 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Serves one PGlite instance over the Postgres wire protocol on a loopback port,
+ * so the app (pg.Pool, Prisma, the worker) uses it like any Postgres server.
+ *
+ * Why not `@electric-sql/pglite-socket`'s server: PGlite is ONE backend session,
+ * and pglite-socket queues individual protocol messages. A large Bind (a 1 MB
+ * memory) arrives in several TCP chunks, so another connection's Parse can run
+ * between this connection's Parse and Bind and replace the shared unnamed
+ * statement ("bind message supplies 2 parameters, but prepared statement ""
+ * requires 1", reproduced here; upstream electric-sql/pglite#1046). Here a
+ * connection's messages run as whole batches (up to Sync or a simple Query), and
+ * a connection that leaves the session inside a transaction (or mid-batch after
+ * a Flush) keeps it until it is done, so transactions of different pool
+ * connections never interleave.
+ *
+ * The price of one session: a connection waiting for another connection's
+ * transaction waits for its COMMIT. Code must not hold a transaction open while
+ * awaiting a query on a different connection (that would deadlock here, and only
+ * here).
+ */
+export interface PgliteServer {
+  host: string;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+
+// Messages after which the backend answers and the client waits: a batch ends here.
+const BATCH_END = new Set(['S', 'Q']);
+// Messages the client may send without a Sync and then wait for an answer (the batch stays open).
+const OPEN_END = new Set(['H', 'p', 'd', 'c', 'f']);
+
+interface Conn {
+  socket: Socket;
+  buffer: Buffer;
+  started: boolean;
+  /** Ended its last batch without a Sync (Flush, COPY, auth): keeps the session. */
+  midBatch: boolean;
+  /** This connection's batches run one after another. */
+  chain: Promise<void>;
+}
+
+/** FIFO lock on the single PGlite session, re-entrant for its owner. */
+class SessionLock {
+  private owner: Conn | null = null;
+  private waiters: Array<{ conn: Conn; grant: () => void; deny: (err: Error) => void }> = [];
+
+  acquire(conn: Conn): Promise<void> {
+    if (this.owner === null || this.owner === conn) {
+      this.owner = conn;
+      return Promise.resolve();
+    }
+    return new Promise((grant, deny) => this.waiters.push({ conn, grant, deny }));
+  }
+
+  /** On shutdown nobody waits any more. */
+  denyAll(err: Error): void {
+    for (const w of this.waiters.splice(0)) w.deny(err);
+  }
+
+  release(conn: Conn): void {
+    if (this.owner !== conn) return;
+    const next = this.waiters.shift();
+    this.owner = next?.conn ?? null;
+    next?.grant();
+  }
+
+  ownedBy(conn: Conn): boolean {
+    return this.owner === conn;
+  }
+
+  /** A closed connection gives up its place in the queue. */
+  forget(conn: Conn): void {
+    this.waiters = this.waiters.filter((w) => w.conn !== conn);
+  }
+}
+
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+
+export async function startPgliteServer(db: PGlite, options: { host?: string; port?: number } = {}): Promise<PgliteServer> {
+  const host = options.host ?? '127.0.0.1';
+  const lock = new SessionLock();
+  const conns = new Set<Conn>();
+  let closing = false;
+
+  async function run(conn: Conn, message: Buffer, isBatchEnd: boolean): Promise<void> {
+    await lock.acquire(conn);
+    try {
+      await db.runExclusive(() =>
+        db.execProtocolRawStream(new Uint8Array(message), {
+          onRawData: (data) => {
+            if (!conn.socket.destroyed) conn.socket.write(Buffer.from(data));
+          },
+        }),
+      );
+      conn.midBatch = !isBatchEnd;
+    } finally {
+      if (!conn.midBatch && !db.isInTransaction()) lock.release(conn);
+    }
+  }
+
+  /** Leaves the session clean for the next connection when one goes away mid-batch or mid-transaction. */
+  async function reset(conn: Conn): Promise<void> {
+    lock.forget(conn);
+    if (!lock.ownedBy(conn) || closing) return;
+    try {
+      if (conn.midBatch) {
+        await db.runExclusive(() => db.execProtocolRawStream(new Uint8Array(SYNC), { onRawData: () => undefined }));
+      }
+      if (db.isInTransaction()) await db.exec('ROLLBACK');
+    } finally {
+      conn.midBatch = false;
+      lock.release(conn);
+    }
+  }
+
+  /** Splits the buffer into whole messages and queues each batch; returns false when the connection should close. */
+  function drain(conn: Conn): boolean {
+    let batch: Buffer[] = [];
+    const flush = (isBatchEnd: boolean) => {
+      const message = Buffer.concat(batch);
+      batch = [];
+      conn.chain = conn.chain.then(() => run(conn, message, isBatchEnd));
+    };
+    for (;;) {
+      if (!conn.started) {
+        if (conn.buffer.length < 8) break;
+        const length = conn.buffer.readInt32BE(0);
+        if (conn.buffer.length < length) break;
+        const code = conn.buffer.readInt32BE(4);
+        const frame = conn.buffer.subarray(0, length);
+        conn.buffer = conn.buffer.subarray(length);
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+          conn.socket.write('N'); // no encryption on loopback
+          continue;
+        }
+        if (code === CANCEL_REQUEST) return false; // one session: nothing to cancel
+        conn.started = true;
+        batch.push(Buffer.from(frame));
+        flush(true);
+        continue;
+      }
+      if (conn.buffer.length < 5) break;
+      const type = String.fromCharCode(conn.buffer[0]);
+      const length = 1 + conn.buffer.readInt32BE(1);
+      if (conn.buffer.length < length) break;
+      const frame = Buffer.from(conn.buffer.subarray(0, length));
+      conn.buffer = conn.buffer.subarray(length);
+      if (type === 'X') {
+        if (batch.length) flush(false);
+        return false;
+      }
+      batch.push(frame);
+      if (BATCH_END.has(type)) flush(true);
+      else if (OPEN_END.has(type)) flush(false);
+    }
+    // Whole messages without a terminator yet (a pipelined Parse/Bind before its Sync) wait for the rest.
+    if (batch.length) conn.buffer = Buffer.concat([...batch, conn.buffer]);
+    return true;
+  }
+
+  function onConnection(socket: Socket): void {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    socket.setNoDelay(true);
+    const conn: Conn = { socket, buffer: Buffer.alloc(0), started: false, midBatch: false, chain: Promise.resolve() };
+    conns.add(conn);
+    const close = () => {
+      if (!conns.delete(conn)) return;
+      socket.destroy();
+      // After this connection's queued batches finish, give the session back clean.
+      conn.chain = conn.chain.catch(() => undefined).then(() => reset(conn));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
+      if (!drain(conn)) {
+        conn.chain.finally(close).catch(() => undefined);
+        return;
+      }
+      conn.chain = conn.chain.catch((err: unknown) => {
+        // A failure inside PGlite itself (not an SQL error, those are protocol replies): drop the client.
+        socket.destroy(err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+    socket.on('error', close);
+    socket.on('close', close);
+  }
+
+  const server: Server = createServer(onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('PGlite server has no TCP address');
+  const port = address.port;
+
+  return {
+    host,
+    port,
+    url: `postgresql://postgres:postgres@${host}:${port}/postgres`,
+    async stop() {
+      closing = true;
+      lock.denyAll(new Error('PGlite server is stopping'));
+      const pending = [...conns].map((c) => c.chain.catch(() => undefined));
+      for (const conn of conns) conn.socket.destroy();
+      conns.clear();
+      // Lets a batch already running inside PGlite finish before the caller closes the database.
+      await Promise.all(pending);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (db.isInTransaction()) await db.exec('ROLLBACK');
+    },
+  };
+}

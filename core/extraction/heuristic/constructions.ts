@@ -1,0 +1,251 @@
+import type { Clause } from './clauses.js';
+import { FRAMES_BY_KEY } from './frames.js';
+import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
+import { hasTag, surface } from './nlp.js';
+import { pastTense } from './text.js';
+import { CONTACT_VERBS, DETERMINERS, DIET_WORDS, FAN_WORDS, FILLERS, HEALTH_ADJECTIVES, NONE, WANT_CATENATIVES, emit, type Context, type Ref } from './context.js';
+import { emptyObject, headOf, interpret, literalText, mentionRef, resolvePronoun, segments, speakerRef, subjectsOf, substitutePronouns, trimSpan, viewOf, type Segment } from './referents.js';
+import { factsFromFrame, interpretObject, objectRefs } from './matching.js';
+
+/**
+ * Constructions the verb table does not cover: copulas ("I'm a nurse", "my
+ * favorite food is pizza"), viewpoints, intentions, passives, status changes,
+ * and contact preferences ("stop calling her").
+ */
+
+// ---- special constructions -------------------------------------------------
+
+/** "asked us to stop calling her", "don't call me" → that person avoids phone calls. */
+export function contactPreference(ctx: Context, s: number, c: Clause, confidence: number): boolean {
+  const vg = c.vg;
+  if (!CONTACT_VERBS.has(vg.root) || !(vg.catenative === 'stop' || (vg.negated && !c.subject))) return false;
+  const segs = segments(ctx, s, c.object);
+  const direct = segs.find((x) => x.prep === '');
+  if (!direct) return false;
+  const who = interpretObject(ctx, s, direct);
+  if (who.kind !== 'entity' || !who.person) return false;
+  const gerund = vg.head.word.endsWith('ing') ? vg.head.word : `${vg.root === 'text' ? 'texting' : vg.root.replace(/e$/, '')}ing`;
+  const value = CONTACT_GERUNDS[gerund] ?? CONTACT_GERUNDS[`${vg.root}ing`] ?? 'contact';
+  emit(ctx, { subject: who, predicate: 'avoids', raw: `stop ${gerund}`, object: null, value, kind: 'semantic', negated: false, time: null, confidence });
+  return true;
+}
+
+/** Copula sentences about a possessive subject: "my name is Emi", "my favorite food is pizza", "my birthday is May 3". */
+export function possessiveCopula(ctx: Context, s: number, c: Clause, confidence: number, time: string | null): boolean {
+  if (c.vg.root !== 'be' || !c.subject || c.vg.negated) return false;
+  const tokens = ctx.sentences[s].tokens;
+  const sub = trimSpan(tokens, c.subject);
+  const part = tokens.slice(sub.start, sub.end);
+  if (part.length < 2) return false;
+  const ownerTok = part[0];
+  let owner: Ref = NONE;
+  if (ownerTok.word === 'my' || ownerTok.word === 'our') owner = speakerRef(ctx);
+  else if (PERSON_PRONOUNS.has(ownerTok.word)) owner = resolvePronoun(ctx, s, ownerTok.i, ownerTok.word);
+  else if (ownerTok.text.endsWith("'s")) {
+    const m = ctx.mentions[s].find((x) => x.end === ownerTok.i + 1 && x.kind === 'name');
+    if (m) owner = mentionRef(ctx, s, m);
+  }
+  if (owner.kind !== 'entity') return false;
+  const rest = part.slice(1).filter((t) => !t.time);
+  const head = headOf(rest);
+  const objSpan = trimSpan(tokens, c.object);
+  const objRef = interpret(ctx, s, objSpan, 'object');
+  const objText = objRef.kind === 'entity' ? ctx.table.nameOf(objRef.key) : objRef.kind === 'literal' ? objRef.text : '';
+  if (rest.some((t) => t.word === 'favorite' || t.word === 'favourite' || t.word === 'fave')) {
+    const noun = rest.filter((t) => !['favorite', 'favourite', 'fave', 'all-time', 'absolute'].includes(t.word)).map((t) => t.text.toLowerCase()).join(' ');
+    emit(ctx, { subject: owner, predicate: 'likes', raw: `favorite ${noun}`.trim(), object: objRef.kind === 'entity' ? objRef : null, value: objRef.kind === 'entity' ? null : objText, kind: 'semantic', negated: false, time, confidence, detail: `favorite ${noun}`.trim(), objectType: 'concept' });
+    return true;
+  }
+  if (head === 'name' && objText) {
+    emit(ctx, { subject: owner, predicate: 'has_name', raw: 'name is', object: null, value: objText, kind: 'semantic', negated: false, time: null, confidence });
+    return true;
+  }
+  if ((head === 'birthday' || head === 'bday') && (time || objText)) {
+    emit(ctx, { subject: owner, predicate: 'born_on', raw: 'birthday is', object: null, value: (time ?? objText).replace(/^on\s+/i, ''), kind: 'semantic', negated: false, time: null, confidence });
+    return true;
+  }
+  if (head === 'budget' && objText) {
+    emit(ctx, { subject: owner, predicate: 'has_budget', raw: 'budget is', object: null, value: objText, kind: 'semantic', negated: false, time, confidence });
+    return true;
+  }
+  if (['job', 'role', 'title', 'position', 'profession', 'occupation'].includes(head) && objText) {
+    emit(ctx, { subject: owner, predicate: 'has_role', raw: `${head} is`, object: null, value: objText, kind: 'semantic', negated: false, time, confidence });
+    return true;
+  }
+  return false;
+}
+
+/** "She's the CEO of Acme", "I am a nurse", "I'm 25", "Max is a dog", "she is my sister". */
+export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  if (c.vg.root !== 'be' || c.vg.catenative) return false;
+  const tokens = ctx.sentences[s].tokens;
+  const span = trimSpan(tokens, c.object);
+  if (span.start >= span.end) return false;
+  const segs = segments(ctx, s, span);
+  const first = segs[0];
+  if (!first || first.prep !== '') return false;
+  const fs = trimSpan(tokens, first);
+  const part = tokens.slice(fs.start, fs.end).filter((t) => !t.time);
+  if (part.length === 0) return false;
+  const negated = c.vg.negated || c.vg.ended;
+  // "she is my sister": the subject is the speaker's relative.
+  const rel = ctx.mentions[s].find((m) => m.kind === 'relation' && m.start >= fs.start && m.start <= fs.start + 1 && !m.name);
+  if (rel && rel.relationPredicate) {
+    const owner = rel.owner?.kind === 'speaker' ? speakerRef(ctx) : rel.owner?.kind === 'pronoun' ? resolvePronoun(ctx, s, rel.owner.token, tokens[rel.owner.token].word) : NONE;
+    for (const subject of subjects) {
+      if (subject.kind !== 'entity' || owner.kind !== 'entity' || c.vg.negated) continue;
+      emit(ctx, { subject: owner, predicate: rel.relationPredicate, raw: rel.relationWord ?? '', object: subject, kind: 'semantic', negated: !!rel.ended, time: null, confidence, detail: rel.relationWord, objectType: 'person' });
+    }
+    return true;
+  }
+  const words = part.map((t) => t.word);
+  const text = literalText(part);
+  // Age: "I'm 25", "she is 30 years old".
+  const num = part.find((t) => /^\d{1,3}$/.test(t.text));
+  if (num && (words.includes('old') || (part.length === 1 && Number(num.text) > 0 && Number(num.text) < 120))) {
+    for (const subject of subjects) emit(ctx, { subject, predicate: 'has_age', raw: 'is', object: null, value: num.text, kind: 'semantic', negated, time, confidence });
+    return true;
+  }
+  const head = headOf(part);
+  const last = part[part.length - 1];
+  // "I'm a big fan of desserts", "a huge Juventus fan", "a sucker for spaghetti": a liking.
+  const fanIdx = part.findIndex((t) => FAN_WORDS.has(t.root || t.word));
+  if (fanIdx >= 0 && !negated) {
+    const after = segs[1] && ['of', 'for'].includes(segs[1].prep) ? interpretObject(ctx, s, segs[1]) : NONE;
+    const ofIdx = part.findIndex((t, k) => k > fanIdx && (t.word === 'of' || t.word === 'for'));
+    const inner = ofIdx > 0 ? interpret(ctx, s, { start: part[ofIdx].i + 1, end: part[part.length - 1].i + 1 }, 'object') : NONE;
+    const modifiers = part.slice(0, fanIdx).filter((t) => !DETERMINERS.has(t.word) && !hasTag(t, 'Adjective') && !['big', 'huge', 'great', 'massive', 'total', 'real', 'die-hard', 'lifelong'].includes(t.word));
+    const target: Ref = inner.kind !== 'none' ? inner : after.kind !== 'none' ? after : modifiers.length ? interpret(ctx, s, { start: modifiers[0].i, end: modifiers[modifiers.length - 1].i + 1 }, 'object') : NONE;
+    if (target.kind === 'none') return false;
+    for (const subject of subjects) emit(ctx, { subject, predicate: 'likes', raw: `is ${literalText(part.slice(0, fanIdx + 1))}`, object: target.kind === 'entity' ? target : null, value: target.kind === 'literal' ? target.text : null, kind: 'semantic', negated: false, time, confidence, objectType: 'concept' });
+    return true;
+  }
+  if (part.length <= 2 && (HEALTH_ADJECTIVES.has(last.word) || DIET_WORDS.has(text.toLowerCase()))) {
+    const predicate = HEALTH_ADJECTIVES.has(last.word) ? 'has_condition' : 'is_a';
+    if (last.word === 'allergic') return false;
+    for (const subject of subjects) emit(ctx, { subject, predicate, raw: 'is', object: null, value: text, kind: 'semantic', negated, time, confidence, detail: predicate === 'has_condition' ? 'state' : undefined });
+    return true;
+  }
+  const isRole = (ROLE_NOUNS.has(head) || hasTag(last, 'Actor')) && !hasTag(last, 'Plural') && !PERSON_PRONOUNS.has(head) && !RELATION_PREDICATE[head] && !words.includes('your');
+  if (isRole) {
+    // Drop determiners and evaluative adjectives, keep compounds: "a senior software engineer" → "senior software engineer".
+    const roleTokens = part.filter((t) => !DETERMINERS.has(t.word) && !['good', 'great', 'bad', 'new', 'real', 'big', 'huge', 'amazing', 'terrible'].includes(t.word));
+    const role = surface(roleTokens);
+    const orgSeg = segs.find((x) => x.prep === 'at' || x.prep === 'for' || x.prep === 'with');
+    const ofIdx = part.findIndex((t) => t.word === 'of');
+    // "thinking of becoming a tattoo artist" is not a role; "the CEO of Acme" is.
+    if (hasTag(part[0], 'Gerund') || (ofIdx > 0 && !part.slice(0, ofIdx).some((t) => ROLE_NOUNS.has(t.root || t.word) || hasTag(t, 'Actor')))) return false;
+    let orgRef: Ref = NONE;
+    let roleText = role;
+    if (ofIdx > 0) {
+      roleText = surface(part.slice(0, ofIdx).filter((t) => !DETERMINERS.has(t.word)));
+      orgRef = interpret(ctx, s, { start: part[ofIdx].i + 1, end: part[part.length - 1].i + 1 }, 'object');
+    } else if (orgSeg) orgRef = interpretObject(ctx, s, orgSeg);
+    for (const subject of subjects) {
+      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated, time, confidence });
+      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated, time, confidence, objectType: 'organization' });
+    }
+    return true;
+  }
+  // "Max is a golden retriever", "Acme is a startup", "I'm a vegetarian": a class.
+  const quantity = ['little', 'bit', 'lot', 'few', 'couple', 'while', 'kind', 'sort', 'part', 'piece', 'way', 'thing', 'lot', 'fan', 'member'].includes(words[1] ?? '');
+  // Only for an explicit, plain statement: not "could be a path", not an inherited subject.
+  if ((words[0] === 'a' || words[0] === 'an') && !quantity && c.subject && !c.vg.modal && c.vg.tense !== 'past' && hasTag(last, 'Noun') && !hasTag(last, 'Pronoun', 'Adjective') && part.length <= 5) {
+    for (const subject of subjects) emit(ctx, { subject, predicate: 'is_a', raw: 'is', object: null, value: text, kind: 'semantic', negated, time, confidence });
+    return true;
+  }
+  return false;
+}
+
+/** "I think winter is awesome": a viewpoint held by the speaker of the opinion verb. */
+export function viewpoint(ctx: Context, s: number, c: Clause, confidence: number): boolean {
+  if (c.link !== 'complement' || c.parent === null || c.vg.root !== 'be') return false;
+  const parent = ctx.clauses[s][c.parent];
+  if (!OPINION_VERBS.has(parent.vg.root) || parent.vg.negated) return false;
+  const holders = subjectsOf(ctx, s, parent);
+  const tokens = ctx.sentences[s].tokens;
+  if (!c.subject) return false;
+  const subjRef = interpret(ctx, s, c.subject, 'subject');
+  const subjText = subjRef.kind === 'entity' ? ctx.table.nameOf(subjRef.key) : subjRef.kind === 'literal' ? subjRef.text : '';
+  const obj = trimSpan(tokens, { start: c.vg.start, end: c.object.end });
+  const predicateText = surface(substitutePronouns(ctx, s, tokens.filter((t, k) => k >= obj.start && k < obj.end && !t.time && t.text)));
+  // "the ending was" says nothing: the opinion needs its predicate.
+  if (!subjText || predicateText.split(' ').length < 2 || emptyObject(tokens.slice(c.subject.start, c.subject.end).filter((t) => !t.time && t.text))) return false;
+  const value = `${subjText} ${predicateText.replace(/^(?:'s|'re|'m)\b/, 'is')}`.replace(/\s+/g, ' ');
+  for (const h of holders) {
+    emit(ctx, { subject: h, predicate: 'has_opinion', raw: parent.vg.head.text.toLowerCase(), object: null, value, kind: 'viewpoint', negated: false, time: null, confidence: Math.min(confidence, 0.7) });
+  }
+  return holders.length > 0;
+}
+
+/** "I want to visit Japan", "we decided to move": intentions and decisions as literals. */
+export function intention(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  const vg = c.vg;
+  const cat = vg.catenative;
+  const wouldLike = (vg.modal === 'would' || vg.modal === "'d") && (cat === 'like' || cat === 'love');
+  if (!cat || (!WANT_CATENATIVES.has(cat) && cat !== 'decide' && !wouldLike)) return false;
+  if (vg.negated && cat !== 'decide') return true;
+  const tokens = ctx.sentences[s].tokens;
+  const obj = trimSpan(tokens, c.object);
+  const restTokens = tokens.filter((t, k) => k >= obj.start && k < obj.end && !t.time && t.text);
+  // "I want to try it": nothing worth keeping without a referent.
+  if (restTokens.length && restTokens.every((t) => hasTag(t, 'Pronoun') || DETERMINERS.has(t.word) || OTHER_PRONOUNS.has(t.word) || FILLERS.has(t.word) || t.word === 'some')) return true;
+  const rest = surface(substitutePronouns(ctx, s, restTokens));
+  const value = `${vg.head.text.toLowerCase()}${rest ? ` ${rest}` : ''}`;
+  const predicate = cat === 'decide' ? 'decided' : 'wants';
+  // "I wanted to ask you", "I want to say": conversation, not an intention worth remembering.
+  if (predicate === 'wants' && (CONVERSATIONAL.test(value) || !rest)) return true;
+  for (const subject of subjects) {
+    emit(ctx, { subject, predicate, raw: `${cat} to`, object: null, value: vg.negated ? `not ${value}` : value, kind: predicate === 'decided' ? 'episode' : 'semantic', negated: false, time, confidence: wouldLike ? Math.min(confidence, 0.7) : confidence, eventVerb: predicate === 'decided' ? 'decided to' : 'wants to' });
+  }
+  return true;
+}
+
+/** "born on March 3, 1990", "was born in Lisbon in 1990". */
+export function birth(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  if (c.vg.root !== 'born' && c.vg.head.word !== 'born') return false;
+  if (time) for (const subject of subjects) emit(ctx, { subject, predicate: 'born_on', raw: 'was born', object: null, value: time.replace(/^(?:on|in)\s+/i, ''), kind: 'semantic', negated: false, time: null, confidence });
+  return false;
+}
+
+export const TRANSITION_VERBS = new Set(['leave', 'quit', 'resign', 'retire', 'move', 'relocate', 'go', 'come', 'return', 'transfer', 'switch', 'decide']);
+export const NON_FACTUAL = new Set(['try', 'need', 'have', 'gotta', 'ought', 'afford', 'dare', 'pretend', 'refuse', 'fail', 'forget', 'attempt', 'struggle', 'mean', 'deserve', 'wait', 'expect']);
+export const IRREALIS = new Set(['wish', 'hope', 'imagine', 'pretend', 'doubt', 'dream', 'wonder', 'ask', 'suppose']);
+export const CONVERSATIONAL = /^(?:ask|say|tell|know|mention|let|see|check|make sure|share|talk|hear|show|send|apologize|thank|remind|update|add|clarify|confirm|wish|go|be|do|get|come)\b/;
+
+/** "The project is led by Maria", "Acme was acquired by Google": the agent is the subject. */
+export function passiveAgent(ctx: Context, s: number, c: Clause, confidence: number, time: string | null): boolean {
+  if (!c.vg.passive || !c.subject) return false;
+  const segs = segments(ctx, s, c.object);
+  const by = segs.find((x) => x.prep === 'by');
+  if (!by) return false;
+  const agent = interpretObject(ctx, s, by);
+  if (agent.kind !== 'entity') return false;
+  const active: Clause = { ...c, vg: { ...c.vg, passive: false, tense: c.vg.tense }, subject: null, object: c.subject };
+  const patient: Segment = { prep: '', start: c.subject.start, end: c.subject.end };
+  const frames = FRAMES_BY_KEY.get(c.vg.root) ?? [];
+  for (const frame of frames) {
+    if (!frame.preps.includes('')) continue;
+    const refs = objectRefs(ctx, s, patient, 'subject').filter((r) => r.kind !== 'none' && (frame.object !== 'entity' || r.kind === 'entity') && (!frame.requires || frame.requires(viewOf(ctx, r))));
+    if (refs.length === 0) continue;
+    factsFromFrame(ctx, s, active, [agent], { frame, seg: patient, refs, key: c.vg.root }, confidence, time);
+    return true;
+  }
+  return false;
+}
+
+export const STATUS_VERBS = new Set(['launch', 'release', 'ship', 'complete', 'finish', 'cancel', 'delay', 'pause', 'postpone', 'approve', 'deploy', 'publish', 'kick', 'start', 'end', 'close', 'open']);
+
+/** "Project Phoenix launched in March": a project or product changes status. */
+export function statusChange(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  if (!STATUS_VERBS.has(c.vg.root) || c.vg.negated) return false;
+  const tokens = ctx.sentences[s].tokens;
+  const obj = trimSpan(tokens, c.object);
+  const direct = segments(ctx, s, obj)[0];
+  if (direct && direct.prep === '' && trimSpan(tokens, direct).end > trimSpan(tokens, direct).start) return false;
+  const targets = subjects.flatMap((r) => (r.kind === 'entity' && ['project', 'product', 'event'].includes(ctx.table.typeOf(r.key) ?? '') ? [r] : []));
+  if (targets.length === 0) return false;
+  const status = c.vg.tense === 'future' ? `${c.vg.root} planned` : pastTense(c.vg.root);
+  for (const subject of targets) emit(ctx, { subject, predicate: 'has_status', raw: c.vg.head.text.toLowerCase(), object: null, value: status, kind: 'semantic', negated: false, time, confidence, subjectType: ctx.table.typeOf(subject.key) ?? undefined });
+  return true;
+}

@@ -1,0 +1,154 @@
+import nlp from 'compromise';
+import { findTimeExpressions } from '../../domain/temporal.js';
+
+/**
+ * One pass of compromise over the text, flattened into plain tokens the rest
+ * of the extractor reads: sentence split, part-of-speech tags, verb/noun roots
+ * (lemmas), expanded contractions ("isn't" → is + not), and which tokens belong
+ * to a time phrase (found with chrono-node via the temporal domain module).
+ */
+
+export interface Token {
+  /** Position in the sentence. */
+  i: number;
+  /** Surface text without surrounding punctuation ("" for the hidden half of a contraction). */
+  text: string;
+  /** Lower-case word with contractions expanded ("n't" → "not", "'m" → "am"). */
+  word: string;
+  /** Lemma: verbs in the infinitive ("left" → "leave", "is" → "be"), plural nouns singular. */
+  root: string;
+  tags: ReadonlySet<string>;
+  /** Punctuation/space after the token, as written. */
+  post: string;
+  /** Starts with a capital letter (or has inner capitals: "iPhone", "IBM"). */
+  capitalized: boolean;
+  /** Part of a time phrase ("last month", "since March"). */
+  time: boolean;
+}
+
+export interface TimePhrase {
+  text: string;
+  start: number; // first token index
+  end: number; // token index after the last
+}
+
+export interface Sentence {
+  index: number;
+  tokens: Token[];
+  timePhrases: TimePhrase[];
+  question: boolean;
+}
+
+/** The fields of a compromise term we read (its `Term` type is not exported by the package). */
+interface CompromiseTerm {
+  text: string;
+  pre: string;
+  post: string;
+  normal: string;
+  tags?: Set<string>;
+  implicit?: string;
+  root?: string;
+}
+
+const COPULA = new Set(['is', 'am', 'are', 'was', 'were', "'s", "'re", "'m", 'be', 'been', 'being']);
+
+function normalizeInput(text: string): string {
+  // Curly apostrophes confuse contraction handling; zero-width and odd spaces confuse offsets.
+  return text.normalize('NFKC').replace(/[’‘`]/g, "'").replace(/[“”]/g, '"').replace(/[\u200b\u00a0]/g, ' ');
+}
+
+function rootOf(term: CompromiseTerm, word: string): string {
+  const r = (term.root ?? word).toLowerCase();
+  if (COPULA.has(r) || COPULA.has(word)) return term.tags?.has('Copula') || COPULA.has(word) ? 'be' : r;
+  if (word === 'has' || word === 'had' || word === "'ve" || word === "'d") return word === "'d" ? 'would' : 'have';
+  return r;
+}
+
+function toTokens(terms: CompromiseTerm[]): { tokens: Token[]; text: string; offsets: number[] } {
+  const tokens: Token[] = [];
+  const offsets: number[] = [];
+  let text = '';
+  terms.forEach((term, i) => {
+    text += term.pre;
+    offsets.push(text.length);
+    text += term.text + term.post;
+    const word = (term.implicit ?? term.normal ?? term.text).toLowerCase();
+    const tags = term.tags ?? new Set<string>();
+    tokens.push({
+      i,
+      text: term.text,
+      word: word === "n't" ? 'not' : word,
+      root: rootOf(term, word),
+      tags,
+      post: term.post,
+      capitalized: /^\p{Lu}/u.test(term.text) || /^\p{Ll}+\p{Lu}/u.test(term.text),
+      time: false,
+    });
+  });
+  return { tokens, text, offsets };
+}
+
+function markTimePhrases(tokens: Token[], text: string, offsets: number[]): TimePhrase[] {
+  const phrases: TimePhrase[] = [];
+  for (const expr of findTimeExpressions(text)) {
+    const from = expr.index;
+    const to = expr.index + expr.text.length;
+    let start = -1;
+    let end = -1;
+    tokens.forEach((t, i) => {
+      const a = offsets[i];
+      const b = a + Math.max(t.text.length, 1);
+      if (a < to && from < b) {
+        if (start < 0) start = i;
+        end = i + 1;
+      }
+    });
+    if (start < 0) continue;
+    for (let i = start; i < end; i++) tokens[i].time = true;
+    phrases.push({ text: expr.text, start, end });
+  }
+  return phrases;
+}
+
+function parseUncached(text: string): Sentence[] {
+  const doc = nlp(normalizeInput(text));
+  doc.compute('root');
+  return (doc.docs as unknown as CompromiseTerm[][]).map((terms, index) => {
+    const { tokens, text: sentenceText, offsets } = toTokens(terms);
+    const timePhrases = markTimePhrases(tokens, sentenceText, offsets);
+    return { index, tokens, timePhrases, question: /\?\s*$/.test(sentenceText) };
+  });
+}
+
+// The entity and fact stages parse the same episode back to back: keep the last few parses.
+const CACHE_LIMIT = 64;
+const cache = new Map<string, Sentence[]>();
+
+export function parseText(text: string): Sentence[] {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const parsed = parseUncached(text);
+  cache.set(text, parsed);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  return parsed;
+}
+
+export function hasTag(t: Token | undefined, ...tags: string[]): boolean {
+  return !!t && tags.some((tag) => t.tags.has(tag));
+}
+
+/** Surface text of tokens [start, end), keeping inner punctuation such as the hyphen in "follow-ups". */
+export function surface(tokens: readonly Token[], start = 0, end = tokens.length): string {
+  let out = '';
+  for (let i = start; i < end; i++) {
+    const t = tokens[i];
+    if (!t.text) continue;
+    out += t.text;
+    if (i < end - 1) out += /^[-/&+']+$/.test(t.post.trim()) ? t.post.trim() : t.post.includes(' ') || t.post.length > 0 ? ' ' : '';
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,166 @@
+/**
+ * Self-contained fact sentences ("Alice works at Beacon Capital as of last
+ * month.") built from the triple, so pronouns never leak into `fact_text` and
+ * the same triple always reads the same (fact-dedup compares these).
+ */
+
+export interface FactTextParts {
+  subject: string;
+  predicate: string;
+  negated: boolean;
+  kind: 'episode' | 'semantic' | 'viewpoint';
+  /** Object entity name or literal value. */
+  object: string;
+  /** Verb for event facts, past tense ("left", "upgraded to"). */
+  eventVerb?: string;
+  time: string | null;
+  /** "sister" for family_of, "dog" for a named pet, "favorite food" for a favorite. */
+  detail?: string;
+}
+
+const STATES: Record<string, [string, string]> = {
+  works_at: ['works at', 'no longer works at'],
+  lives_in: ['lives in', 'no longer lives in'],
+  located_in: ['is located in', 'is no longer located in'],
+  from_place: ['is from', 'is not from'],
+  born_in: ['was born in', 'was not born in'],
+  born_on: ['was born on', 'was not born on'],
+  reports_to: ['reports to', 'no longer reports to'],
+  works_on: ['works on', 'no longer works on'],
+  manages: ['manages', 'no longer manages'],
+  studies_at: ['studies at', 'no longer studies at'],
+  studies: ['studies', 'no longer studies'],
+  prefers: ['prefers', 'no longer prefers'],
+  likes: ['likes', 'no longer likes'],
+  dislikes: ['dislikes', 'no longer dislikes'],
+  wants: ['wants', 'no longer wants'],
+  avoids: ['avoids', 'no longer avoids'],
+  interested_in: ['is interested in', 'is no longer interested in'],
+  owns: ['owns', 'no longer owns'],
+  uses: ['uses', 'no longer uses'],
+  has_condition: ['has', 'no longer has'],
+  allergic_to: ['is allergic to', 'is no longer allergic to'],
+  takes_medication: ['takes', 'no longer takes'],
+  costs: ['costs', 'no longer costs'],
+  earns: ['earns', 'no longer earns'],
+  has_budget: ['has a budget of', 'no longer has a budget of'],
+  owes: ['owes', 'no longer owes'],
+  married_to: ['is married to', 'is no longer married to'],
+  partner_of: ['is in a relationship with', 'is no longer in a relationship with'],
+  friend_of: ['is friends with', 'is no longer friends with'],
+  knows: ['knows', 'no longer knows'],
+  is_a: ['is', 'is no longer'],
+  has_status: ['is', 'is no longer'],
+  visited: ['visited', 'did not visit'],
+  travels_to: ['is traveling to', 'is no longer traveling to'],
+  attended: ['attended', 'did not attend'],
+  participated_in: ['participated in', 'did not participate in'],
+  scheduled: ['has scheduled', 'no longer has scheduled'],
+  decided: ['decided to', 'decided not to'],
+  has_opinion: ['thinks', 'no longer thinks'],
+};
+
+const EVENT_VERBS: Record<string, string> = {
+  left: 'left', joined: 'joined', moved_to: 'moved to', changed_plan: 'switched to', acquired: 'acquired', sold: 'sold',
+  visited: 'visited', attended: 'attended', participated_in: 'participated in', scheduled: 'scheduled', decided: 'decided to',
+};
+
+const IRREGULAR_PAST: Record<string, string> = {
+  leave: 'left', quit: 'quit', get: 'got', buy: 'bought', sell: 'sold', give: 'gave', go: 'went', fly: 'flew', drive: 'drove',
+  take: 'took', make: 'made', have: 'had', begin: 'began', run: 'ran', lead: 'led', meet: 'met', come: 'came', build: 'built',
+  find: 'found', win: 'won', lose: 'lost', speak: 'spoke', grow: 'grew', be: 'was', do: 'did', set: 'set', put: 'put', see: 'saw',
+  know: 'knew', pay: 'paid', say: 'said', think: 'thought', teach: 'taught', catch: 'caught', ride: 'rode', swim: 'swam',
+};
+
+/** Past tense of a verb lemma ("upgrade" → "upgraded", "leave" → "left"). */
+export function pastTense(root: string): string {
+  const [verb, ...rest] = root.split(' ');
+  let past = IRREGULAR_PAST[verb];
+  if (!past) {
+    if (verb.endsWith('e')) past = `${verb}d`;
+    else if (/[^aeiou]y$/.test(verb)) past = `${verb.slice(0, -1)}ied`;
+    else if (/^(?:stop|plan|drop|ship|shop|chat|jog|grab|hug|quit|admit|commit|prefer|refer|travel|cancel|label|signal)$/.test(verb)) past = `${verb}${/l$/.test(verb) ? 'led' : `${verb.slice(-1)}ed`}`;
+    else past = `${verb}ed`;
+  }
+  return [past, ...rest].join(' ');
+}
+
+function article(value: string): string {
+  if (/^(?:a|an|the|my|his|her|their|our|one|\d)\b/i.test(value) || /^(?:parents|kids|children|siblings|grandparents|twins)$/i.test(value)) return value;
+  return `${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`;
+}
+
+function planPhrase(value: string): string {
+  return /\b(?:plan|tier|subscription|package|bundle|membership)$/i.test(value) ? `the ${value}` : `the ${value} plan`;
+}
+
+function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
+  if (!time) return '';
+  if (kind === 'episode' || /^(?:since|until|till|from|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${time}`;
+  return ` as of ${time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}`;
+}
+
+export function renderFactText(p: FactTextParts): string {
+  const s = p.subject;
+  const o = p.object;
+  const t = timeSuffix(p.time, p.kind);
+  let body: string;
+  switch (p.predicate) {
+    case 'family_of':
+    case 'married_to':
+    case 'partner_of':
+    case 'friend_of':
+    case 'knows':
+    case 'reports_to':
+      if (p.detail) {
+        // An unnamed relative is named after the relation ("Emi's sister"): say it plainly.
+        if (o.toLowerCase() === `${s}'s ${p.detail}`.toLowerCase()) body = p.negated ? `${s} had ${article(p.detail)}` : `${s} has ${article(p.detail)}`;
+        else body = p.negated ? `${o} is ${s}'s former ${p.detail}` : `${o} is ${s}'s ${p.detail}`;
+        break;
+      }
+      body = `${s} ${STATES[p.predicate]?.[p.negated ? 1 : 0] ?? `is ${p.negated ? 'no longer ' : ''}family of`} ${o}`;
+      break;
+    case 'owns':
+      body = p.detail && !p.negated ? `${s} has ${article(p.detail)} named ${o}` : `${s} ${p.negated ? 'no longer owns' : 'owns'} ${o}`;
+      break;
+    case 'has_role':
+      body = p.negated ? `${s} no longer works as ${article(o)}` : `${s} works as ${article(o)}`;
+      break;
+    case 'has_condition':
+      // "is sick" (an adjective) reads differently from "has asthma".
+      body = p.detail === 'state' ? `${s} ${p.negated ? 'is no longer' : 'is'} ${o}` : `${s} ${p.negated ? 'no longer has' : 'has'} ${o}`;
+      break;
+    case 'has_plan':
+      body = `${s} ${p.negated ? 'is no longer on' : 'is on'} ${planPhrase(o)}`;
+      break;
+    case 'has_name':
+      body = `${s}'s name is ${o}`;
+      break;
+    case 'has_age':
+      body = `${s} is ${o} years old`;
+      break;
+    case 'has_status':
+      // "Project Phoenix launched in March.": the status reads as what happened, dated as said.
+      return `${s} ${p.negated ? 'is no longer ' : ''}${o}${p.time ? ` ${p.time}` : ''}.`;
+    case 'is_a':
+      body = `${s} ${p.negated ? 'is no longer' : 'is'} ${article(o)}`;
+      break;
+    case 'likes':
+      if (p.detail && !p.negated) {
+        body = `${s}'s ${p.detail} is ${o}`;
+        break;
+      }
+      body = `${s} ${p.negated ? 'no longer likes' : 'likes'} ${o}`;
+      break;
+    default: {
+      if (p.eventVerb && !p.negated && (p.kind === 'episode' || p.predicate === 'wants' || p.predicate === 'decided')) {
+        const verb = p.eventVerb ?? EVENT_VERBS[p.predicate] ?? STATES[p.predicate]?.[0] ?? p.predicate.replace(/_/g, ' ');
+        body = p.predicate === 'changed_plan' ? `${s} ${verb} ${planPhrase(o)}` : `${s} ${verb} ${o}`;
+        break;
+      }
+      const phrase = STATES[p.predicate]?.[p.negated ? 1 : 0] ?? `${p.negated ? 'no longer ' : ''}${p.predicate.replace(/_/g, ' ')}`;
+      body = `${s} ${phrase} ${o}`;
+    }
+  }
+  return `${body.replace(/\s+/g, ' ').trim()}${t}.`;
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { entityTypeSchema, memoryKindSchema, predicateFamilySchema } from '../domain/types.js';
+
+/** What every stage sees of the episode. `speaker` is who "I/me/my" refers to. */
+export interface EpisodeText {
+  text: string;
+  speaker: string | null;
+  occurredAt: string; // ISO instant: the reference for relative dates
+}
+
+export interface ModelUsage {
+  modelCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export const NO_USAGE: ModelUsage = { modelCalls: 0, tokensIn: 0, tokensOut: 0 };
+
+export function addUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
+  return { modelCalls: a.modelCalls + b.modelCalls, tokensIn: a.tokensIn + b.tokensIn, tokensOut: a.tokensOut + b.tokensOut };
+}
+
+// ---- stage 1: entity-extract -------------------------------------------------
+
+export const entityCandidateSchema = z.object({
+  /** Canonical name: "The CEO" → "CEO", "the Aurora plan" → "Aurora plan". */
+  name: z.string().trim().min(1).max(200),
+  type: entityTypeSchema,
+  /** Surface forms seen in the text (kept as aliases), canonical name excluded. */
+  aliases: z.array(z.string().trim().min(1).max(200)).default([]),
+});
+export type EntityCandidate = z.infer<typeof entityCandidateSchema>;
+
+export const entityExtractionSchema = z.object({ entities: z.array(entityCandidateSchema).max(200) });
+
+// ---- stage 2: entity-resolve ---------------------------------------------------
+
+export interface ExistingEntity {
+  id: string;
+  name: string;
+  type: string;
+  aliases: string[];
+  /** Cosine similarity of name embeddings, 1 for an exact name/alias match. */
+  similarity: number;
+}
+
+export interface ResolutionItem {
+  index: number;
+  candidate: EntityCandidate;
+  nearest: ExistingEntity[];
+}
+
+export const resolutionDecisionSchema = z.object({
+  index: z.number().int().min(0),
+  /** Id of the existing entity it is, or null for a new entity. */
+  match_id: z.string().nullable(),
+});
+export const resolutionSchema = z.object({ decisions: z.array(resolutionDecisionSchema) });
+export type ResolutionDecision = z.infer<typeof resolutionDecisionSchema>;
+
+// ---- stage 3: fact-extract -----------------------------------------------------
+
+export const factCandidateSchema = z.object({
+  /** Subject entity name, one of the extracted entity names. */
+  subject: z.string().trim().min(1),
+  /** Normalized snake_case predicate, e.g. works_at, lives_in, prefers, has_plan, costs. */
+  predicate: z.string().trim().regex(/^[a-z][a-z0-9_]*$/),
+  /** Predicate as written, e.g. "joined", "is based in". */
+  predicate_raw: z.string().trim().min(1),
+  family: predicateFamilySchema,
+  /** Object entity name (one of the extracted entity names), or null when the object is a literal. */
+  object: z.string().trim().min(1).nullable(),
+  /** Literal object ("40 euro per month", "email follow-ups") when `object` is null. */
+  value: z.string().trim().min(1).nullable(),
+  /** A self-contained sentence: no pronouns, names spelled out. */
+  fact_text: z.string().trim().min(1).max(1000),
+  memory_kind: memoryKindSchema,
+  importance: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1),
+  /** True when the text says the relation ended ("isn't at X anymore", "left X"). */
+  negated: z.boolean().default(false),
+  /** Time phrase that dates this fact, verbatim ("last month", "since March", "until 2025", "in 2023"). */
+  time_expression: z.string().trim().min(1).nullable().default(null),
+});
+export type FactCandidate = z.infer<typeof factCandidateSchema>;
+
+export const factExtractionSchema = z.object({ facts: z.array(factCandidateSchema).max(200) });
+
+/** Entities known to the fact stage after resolution (canonical names). */
+export interface ResolvedEntityRef {
+  name: string;
+  type: string;
+  aliases: string[];
+}
+
+/**
+ * One implementation per `LLM_PROVIDER`. The heuristic and the model provider
+ * answer the same questions with the same shapes, so the workflow is the same.
+ */
+export interface ExtractionProvider {
+  readonly name: 'heuristic' | 'openai';
+  /** Whether stages call a network model (decides local vs. regular activities). */
+  readonly usesNetwork: boolean;
+  extractEntities(episode: EpisodeText): Promise<{ entities: EntityCandidate[]; usage: ModelUsage }>;
+  judgeEntities(episode: EpisodeText, items: ResolutionItem[]): Promise<{ decisions: ResolutionDecision[]; usage: ModelUsage }>;
+  extractFacts(episode: EpisodeText, entities: ResolvedEntityRef[]): Promise<{ facts: FactCandidate[]; usage: ModelUsage }>;
+}
+
+export interface EmbeddingProvider {
+  readonly model: string;
+  readonly dim: number;
+  embed(texts: string[]): Promise<number[][]>;
+}

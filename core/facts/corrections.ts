@@ -1,0 +1,155 @@
+import { toVectorSql, withTransaction } from '../db/pool.js';
+import type { Deps } from '../deps.js';
+import { writeAudit } from '../audit/auditLog.js';
+import { FORGOTTEN_BY, type Requester } from '../memories/forget.js';
+import { factSelect, factView, type FactView } from './query.js';
+
+/** The fields a correction may change; sensitivity is set at creation and never changes. */
+export interface FactCorrection {
+  fact_text?: string;
+  value?: string | null;
+  confidence?: number;
+  importance?: number;
+  valid_from?: string | null;
+  invalid_at?: string | null;
+  reason?: string;
+}
+
+/** A correction that is well-formed but does not fit the fact (e.g. its validity would end before it starts). */
+export class InvalidCorrection extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvalidCorrection';
+  }
+}
+
+interface CorrectableRow {
+  namespace: string;
+  object_id: string | null;
+  fact_text: string;
+  value: string | null;
+  confidence: number;
+  importance: number;
+  valid_from: Date | null;
+  invalid_at: Date | null;
+}
+
+type Snapshot = Pick<CorrectableRow, 'fact_text' | 'value' | 'confidence' | 'importance'> & { valid_from: string | null; invalid_at: string | null };
+
+function snapshot(row: Pick<CorrectableRow, keyof Snapshot>): Snapshot {
+  return {
+    fact_text: row.fact_text,
+    value: row.value,
+    confidence: Number(row.confidence),
+    importance: Number(row.importance),
+    valid_from: row.valid_from ? row.valid_from.toISOString() : null,
+    invalid_at: row.invalid_at ? row.invalid_at.toISOString() : null,
+  };
+}
+
+function applied(old: Snapshot, c: FactCorrection): Snapshot {
+  const iso = (v: string | null | undefined, fallback: string | null) => (v === undefined ? fallback : v === null ? null : new Date(v).toISOString());
+  return {
+    fact_text: c.fact_text ?? old.fact_text,
+    value: c.value === undefined ? old.value : c.value,
+    confidence: c.confidence ?? old.confidence,
+    importance: c.importance ?? old.importance,
+    valid_from: iso(c.valid_from, old.valid_from),
+    invalid_at: iso(c.invalid_at, old.invalid_at),
+  };
+}
+
+async function loadFact(deps: Pick<Deps, 'pool' | 'now'>, id: string): Promise<FactView> {
+  const { rows } = await deps.pool.query<Parameters<typeof factView>[0]>(`${factSelect(false)} WHERE f.id = $1`, [id]);
+  return factView(rows[0], deps.now());
+}
+
+/**
+ * Audited in-place correction: the old values go to `previous_values`, the
+ * new ones replace them, and the audit row holds both. Null: no such live fact
+ * for this requester.
+ */
+export async function correctFact(
+  deps: Pick<Deps, 'pool' | 'now' | 'embedder'>,
+  factId: string,
+  correction: FactCorrection,
+  who: Requester,
+): Promise<FactView | null> {
+  // Embedding may be a network call: before the transaction opens. The text keeps vector search in step.
+  const embedding = correction.fact_text === undefined ? null : (await deps.embedder.embed([correction.fact_text]))[0];
+  const done = await withTransaction(deps.pool, async (tx) => {
+    const { rows } = await tx.query<CorrectableRow>(
+      `SELECT namespace, object_id, fact_text, value, confidence, importance, valid_from, invalid_at
+         FROM fact WHERE id = $1 AND forgotten_at IS NULL FOR UPDATE`,
+      [factId],
+    );
+    const row = rows[0];
+    if (!row || (who.namespace !== null && who.namespace !== row.namespace)) return false;
+    const before = snapshot(row);
+    const after = applied(before, correction);
+    if (after.value === null && row.object_id === null) {
+      throw new InvalidCorrection('value', 'value may be null only for a fact whose object is an entity');
+    }
+    if (after.valid_from && after.invalid_at && after.invalid_at <= after.valid_from) {
+      throw new InvalidCorrection('invalid_at', 'invalid_at must be later than valid_from');
+    }
+    const reason = correction.reason ?? null;
+    const previous = { ...before, replaced_at: new Date().toISOString(), reason, actor: who.actor };
+    await tx.query(
+      `UPDATE fact SET fact_text = $2, value = $3, confidence = $4, importance = $5, valid_from = $6, invalid_at = $7,
+              previous_values = previous_values || $8::jsonb,
+              embedding = coalesce($9::vector, embedding), embedding_model = CASE WHEN $9::vector IS NULL THEN embedding_model ELSE $10 END,
+              updated_at = now()
+        WHERE id = $1`,
+      [
+        factId, after.fact_text, after.value, after.confidence, after.importance, after.valid_from, after.invalid_at,
+        JSON.stringify([previous]), embedding ? toVectorSql(embedding) : null, deps.embedder.model,
+      ],
+    );
+    await writeAudit(tx, { namespace: row.namespace, actor: who.actor, requestId: who.requestId }, [
+      { action: 'fact.corrected', targetType: 'fact', targetId: factId, before, after: { ...after, reason } },
+    ]);
+    return true;
+  });
+  return done ? loadFact(deps, factId) : null;
+}
+
+export interface FactForgetResult {
+  id: string;
+  forgotten_at: string;
+}
+
+/**
+ * Soft-deletes one fact, audited; idempotent. A fact an episode forget already
+ * took down loses that episode's marker, so restoring the episode keeps it gone.
+ */
+export async function forgetFact(deps: Pick<Deps, 'pool'>, factId: string, who: Requester): Promise<FactForgetResult | null> {
+  return withTransaction(deps.pool, async (tx) => {
+    const { rows } = await tx.query<{ namespace: string; forgotten_at: Date | null; marker: string | null }>(
+      `SELECT namespace, forgotten_at, properties->>'${FORGOTTEN_BY}' AS marker FROM fact WHERE id = $1 FOR UPDATE`,
+      [factId],
+    );
+    const row = rows[0];
+    if (!row || (who.namespace !== null && who.namespace !== row.namespace)) return null;
+    if (row.forgotten_at && row.marker === null) return { id: factId, forgotten_at: row.forgotten_at.toISOString() };
+    const { rows: updated } = await tx.query<{ forgotten_at: Date }>(
+      `UPDATE fact SET forgotten_at = coalesce(forgotten_at, now()), properties = properties - '${FORGOTTEN_BY}', updated_at = now()
+        WHERE id = $1 RETURNING forgotten_at`,
+      [factId],
+    );
+    const forgottenAt = updated[0].forgotten_at.toISOString();
+    await writeAudit(tx, { namespace: row.namespace, actor: who.actor, requestId: who.requestId }, [
+      {
+        action: 'fact.forgotten',
+        targetType: 'fact',
+        targetId: factId,
+        before: { forgotten_at: row.forgotten_at?.toISOString() ?? null, [FORGOTTEN_BY]: row.marker },
+        after: { forgotten_at: forgottenAt },
+      },
+    ]);
+    return { id: factId, forgotten_at: forgottenAt };
+  });
+}

@@ -1,0 +1,46 @@
+import type { Queryable } from '../db/pool.js';
+import { nameGrams } from './queryText.js';
+import { entityFilter, type ReadScope } from './scope.js';
+import { SqlParams } from './sql.js';
+
+export interface EntitySeed {
+  id: string;
+  type: string;
+  /** Canonical name key and lower-cased aliases: what a speaker label of the entity looks like. */
+  names: string[];
+  /** 1 exact name, 0.9 alias, below that trigram similarity. */
+  score: number;
+}
+
+const FUZZY_MIN_SIMILARITY = 0.5;
+
+/**
+ * Entities the query names: exact canonical name, an alias as written, or a
+ * close trigram match (typos, inflections) of a longer span. One statement,
+ * each branch on its own index (name_key btree, aliases GIN, name trigram GIN).
+ */
+export async function entitiesNamedIn(db: Queryable, scope: ReadScope, query: string, limit = 8): Promise<EntitySeed[]> {
+  const grams = nameGrams(query);
+  if (!grams.keys.length) return [];
+  const p = new SqlParams();
+  const filter = entityFilter(p, scope);
+  const keys = `${p.add(grams.keys)}::text[]`;
+  const surfaces = `${p.add(grams.surfaces)}::text[]`;
+  const branches = [
+    `SELECT n.id, 1.0::float8 AS score FROM entity n WHERE ${filter} AND n.name_key = ANY(${keys})`,
+    `SELECT n.id, 0.9::float8 AS score FROM entity n WHERE ${filter} AND n.aliases && ${surfaces}`,
+  ];
+  if (grams.fuzzy.length) {
+    const fuzzy = `${p.add(grams.fuzzy)}::text[]`;
+    const min = p.add(FUZZY_MIN_SIMILARITY);
+    branches.push(`SELECT n.id, 0.8 * similarity(n.name, g)::float8 AS score FROM entity n CROSS JOIN unnest(${fuzzy}) g
+      WHERE ${filter} AND n.name % g AND similarity(n.name, g) >= ${min}`);
+  }
+  const { rows } = await db.query<{ id: string; score: number; type: string; names: string[] }>(
+    `SELECT m.id, m.score, n.type, ARRAY(SELECT DISTINCT x FROM unnest(n.name_key || ARRAY(SELECT lower(a) FROM unnest(n.aliases) a)) x) AS names
+     FROM (SELECT id, max(score) AS score FROM (${branches.join(' UNION ALL ')}) u GROUP BY id) m JOIN entity n ON n.id = m.id
+     ORDER BY m.score DESC, m.id LIMIT ${p.add(limit)}`,
+    p.values,
+  );
+  return rows.map((r) => ({ id: r.id, score: Number(r.score), type: r.type, names: r.names }));
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { SignalName } from './types.js';
+
+/**
+ * A search recipe: how much each signal counts in the fusion and how deep each
+ * one looks. Plain data so it can be tuned on data (bench/tune-recipe.ts) and
+ * overridden per request; a weight of 0 switches a signal off (its queries are
+ * not even run).
+ */
+export interface Recipe {
+  name: string;
+  weights: Record<SignalName, number>;
+  /** Candidates each signal contributes per kind of row. */
+  depths: Record<SignalName, number>;
+  /** Reciprocal rank fusion constant: larger flattens the advantage of top ranks. */
+  rrf_k: number;
+  /** Graph BFS depth from the entities named in the query (1–3). */
+  graph_hops: number;
+  /** Score multiplier per extra hop. */
+  graph_decay: number;
+}
+
+const base = {
+  depths: { vector: 50, keyword: 50, graph: 50, temporal: 100 },
+  rrf_k: 60,
+  graph_hops: 2,
+  graph_decay: 0.5,
+};
+
+const off = { vector: 0, keyword: 0, graph: 0, temporal: 0 };
+
+/**
+ * `default` is what bench/tune-recipe.ts found on REALTALK with the local
+ * hashing embedder (bench/results/tune-recipe.json): that embedder is lexical
+ * (stems and character trigrams), so its neighbours are the keyword signal's
+ * own finds and fusing it only adds noise; its weight is 0 and its queries
+ * are skipped. With a semantic embedder (EMBEDDING_PROVIDER=openai) use
+ * `hybrid`, or re-run the tuning script.
+ */
+const TUNED_WEIGHTS = { vector: 0, keyword: 2, graph: 0.5, temporal: 2 };
+
+export const RECIPES: Record<string, Recipe> = {
+  default: { name: 'default', weights: TUNED_WEIGHTS, ...base },
+  hybrid: { name: 'hybrid', weights: { vector: 1, keyword: 1.5, graph: 0.5, temporal: 1.5 }, ...base },
+  keyword_only: { name: 'keyword_only', weights: { ...off, keyword: 1 }, ...base },
+  vector_only: { name: 'vector_only', weights: { ...off, vector: 1 }, ...base },
+  graph: { name: 'graph', weights: { ...off, graph: 1, vector: 0.3 }, ...base, graph_hops: 3 },
+  /** The context block's memories: the tuned mix without the graph walk, shallower, to stay inside its latency budget. */
+  context: { name: 'context', weights: { ...TUNED_WEIGHTS, graph: 0 }, ...base, depths: { vector: 30, keyword: 30, graph: 0, temporal: 30 } },
+};
+
+export const RECIPE_NAMES = Object.keys(RECIPES);
+
+const recipeName = z.string().refine((n) => n in RECIPES, { message: `unknown recipe; one of: ${RECIPE_NAMES.join(', ')}` });
+const weight = z.number().min(0).max(100);
+const depth = z.number().int().min(0).max(500);
+
+export const recipeInputSchema = z.union([
+  recipeName,
+  z.strictObject({
+    name: recipeName.optional(),
+    weights: z.strictObject({ vector: weight, keyword: weight, graph: weight, temporal: weight }).partial().optional(),
+    depths: z.strictObject({ vector: depth, keyword: depth, graph: depth, temporal: depth }).partial().optional(),
+    rrf_k: z.number().min(1).max(1000).optional(),
+    graph_hops: z.number().int().min(1).max(3).optional(),
+    graph_decay: z.number().gt(0).max(1).optional(),
+  }),
+]);
+export type RecipeInput = z.infer<typeof recipeInputSchema>;
+
+/** A named preset with the request's overrides applied. */
+export function resolveRecipe(input: RecipeInput | undefined, fallback = 'default'): Recipe {
+  if (input === undefined) return RECIPES[fallback];
+  if (typeof input === 'string') return RECIPES[input];
+  const preset = RECIPES[input.name ?? fallback];
+  return {
+    name: input.weights || input.depths || input.rrf_k || input.graph_hops || input.graph_decay ? `${preset.name}+overrides` : preset.name,
+    weights: { ...preset.weights, ...input.weights },
+    depths: { ...preset.depths, ...input.depths },
+    rrf_k: input.rrf_k ?? preset.rrf_k,
+    graph_hops: input.graph_hops ?? preset.graph_hops,
+    graph_decay: input.graph_decay ?? preset.graph_decay,
+  };
+}

@@ -1,0 +1,102 @@
+import { entitiesNamedIn } from '../entityMatch.js';
+import { episodeFilter, factFilter } from '../scope.js';
+import { SqlParams } from '../sql.js';
+import { weightedTerms } from './keyword.js';
+import type { Hit, RankedList } from '../types.js';
+import type { SignalInput } from './context.js';
+
+interface EdgeRow {
+  id: string;
+  subject_id: string;
+  object_id: string | null;
+  distance: number | null;
+}
+
+// Caps how many episodes of one (possibly hub) entity are compared with the query.
+const MAX_LINKED_EPISODES = 5000;
+// Closeness to the query only breaks ties between episodes sharing the same rare query words.
+const LAMBDA = 2;
+
+function ranked(scores: Map<string, number>, depth: number): Hit[] {
+  return [...scores.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, depth)
+    .map(([id, score]) => ({ id, score }));
+}
+
+/**
+ * Graph signal: entities named in the query, then a breadth-first walk over
+ * active facts up to `graph_hops`, each hop multiplying the score by
+ * `graph_decay`. Facts within a hop are ordered by closeness to the query, so
+ * a hub entity (the speaker, the user) contributes its relevant facts first,
+ * not all of them. Also ranks the episodes the named entities appear in.
+ */
+export async function graphSignal(input: SignalInput): Promise<RankedList[]> {
+  const { recipe, scope, db } = input;
+  const depth = recipe.depths.graph;
+  if (depth === 0) return [];
+  const seeds = await entitiesNamedIn(db, scope, input.query);
+  if (!seeds.length) return [];
+
+  const entityScores = new Map<string, number>(seeds.map((s) => [s.id, s.score]));
+  const factScores = new Map<string, number>();
+  let frontier = new Map(entityScores);
+  // The walk never passes through a forgotten entity.
+  const live = (a: string) => (scope.includeForgotten ? 'true' : `${a}.forgotten_at IS NULL AND ${a}.merged_into IS NULL`);
+  const walk = input.kinds.has('fact') || input.kinds.has('entity');
+  for (let hop = 1; walk && hop <= recipe.graph_hops && frontier.size; hop++) {
+    const p = new SqlParams();
+    const ids = `${p.add([...frontier.keys()])}::uuid[]`;
+    const { rows } = await db.query<EdgeRow>(
+      `SELECT f.id, f.subject_id, f.object_id, f.embedding <=> ${p.add(input.vector)}::vector AS distance
+       FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
+       WHERE ${factFilter(p, scope)} AND (f.subject_id = ANY(${ids}) OR f.object_id = ANY(${ids}))
+         AND ${live('s')} AND (o.id IS NULL OR ${live('o')})
+       ORDER BY distance ASC NULLS LAST, f.id LIMIT ${p.add(depth * 2)}`,
+      p.values,
+    );
+    const next = new Map<string, number>();
+    for (const row of rows) {
+      const similarity = row.distance === null ? 0 : 1 - row.distance;
+      const reach = (frontier.get(row.subject_id) ?? 0) + (row.object_id ? frontier.get(row.object_id) ?? 0 : 0);
+      const score = reach * (0.5 + 0.5 * similarity);
+      factScores.set(row.id, Math.max(factScores.get(row.id) ?? 0, score));
+      for (const other of [row.subject_id, row.object_id]) {
+        if (other && !entityScores.has(other)) {
+          next.set(other, Math.max(next.get(other) ?? 0, reach * recipe.graph_decay));
+        }
+      }
+    }
+    for (const [id, score] of next) entityScores.set(id, score);
+    frontier = new Map([...next.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20));
+  }
+
+  const lists: RankedList[] = [];
+  if (input.kinds.has('fact')) lists.push({ signal: 'graph', kind: 'fact', hits: ranked(factScores, depth) });
+  if (input.kinds.has('entity')) lists.push({ signal: 'graph', kind: 'entity', hits: ranked(entityScores, depth) });
+  if (input.kinds.has('episode')) {
+    // Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker).
+    const p = new SqlParams();
+    const filter = episodeFilter(p, scope);
+    const seedIds = p.add(seeds.map((s) => s.id));
+    const seedScores = p.add(seeds.map((s) => s.score));
+    const speakers = seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
+    const speakerBranch = speakers.length
+      ? `UNION ALL SELECT e.id, sp.score FROM episode e JOIN unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)
+           ON lower(e.speaker) = sp.name WHERE ${filter}`
+      : '';
+    const { rows } = await db.query<{ id: string; score: number }>(
+      `WITH ${weightedTerms(p, 'episode', 'content_tsv', input.query)},
+            seed AS (SELECT * FROM unnest(${seedIds}::uuid[], ${seedScores}::float8[]) AS s(id, score)),
+            linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN seed ON seed.id = ee.entity_id ${speakerBranch}),
+            best AS (SELECT id, max(score) AS score FROM linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})
+       SELECT e.id, best.score * (coalesce((SELECT sum(t.idf) FROM terms_episode t WHERE e.content_tsv @@ t.tq), 0)
+                                  + ${LAMBDA} * (1 - coalesce(e.embedding <=> ${p.add(input.vector)}::vector, 1))) AS score
+       FROM best JOIN episode e ON e.id = best.id
+       WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${p.add(depth)}`,
+      p.values,
+    );
+    lists.push({ signal: 'graph', kind: 'episode', hits: rows.map((r) => ({ id: r.id, score: Number(r.score) })) });
+  }
+  return lists;
+}

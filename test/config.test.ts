@@ -1,0 +1,162 @@
+import path from 'node:path';
+import { ConfigError, configSchema, loadConfig, SCHEMA_EMBEDDING_DIM } from '../core/config/config.js';
+
+/** The problems loadConfig reports for `env`, or [] when it parses. */
+function problems(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+}
+
+describe('config', () => {
+  describe('defaults (empty environment)', () => {
+    const config = loadConfig({});
+    const defaults: Array<[keyof typeof config, unknown]> = [
+      ['DATABASE_URL', undefined],
+      ['TEMPORAL_ADDRESS', undefined],
+      ['TEMPORAL_NAMESPACE', 'default'],
+      ['TEMPORAL_TASK_QUEUE', 'mnemo-extraction'],
+      ['TEMPORAL_CLI_PATH', undefined],
+      ['TEMPORAL_UI_PORT', 8233],
+      ['DATA_DIR', './.mnemo'],
+      ['PORT', 8080],
+      ['HOST', '127.0.0.1'],
+      ['MNEMO_API_KEY', undefined],
+      ['LLM_PROVIDER', 'heuristic'],
+      ['OPENAI_API_KEY', undefined],
+      ['OPENAI_BASE_URL', undefined],
+      ['LLM_MODEL', 'gpt-4o-mini'],
+      ['LLM_TIMEOUT_MS', 30_000],
+      ['EMBEDDING_PROVIDER', 'local'],
+      ['EMBEDDING_MODEL', undefined],
+      ['EMBEDDING_DIM', SCHEMA_EMBEDDING_DIM],
+      ['LOG_LEVEL', 'info'],
+      ['BODY_LIMIT', '1mb'],
+      ['DB_POOL_MAX', 20],
+      ['MIGRATE_ON_START', false],
+    ];
+
+    it.each(defaults)('%s defaults to %p', (name, expected) => {
+      expect(config[name]).toEqual(expected);
+    });
+
+    it('covers every variable of the schema', () => {
+      expect(defaults.map(([name]) => name).sort()).toEqual(Object.keys(configSchema.shape).sort());
+    });
+
+    it('derives an absolute data folder and the local embedding model name', () => {
+      expect(config.dataDir).toBe(path.resolve('./.mnemo'));
+      expect(config.embeddingModel).toBe(`mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`);
+      expect(loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test' }).embeddingModel).toBe('text-embedding-3-small');
+      expect(loadConfig({ EMBEDDING_MODEL: 'my-model' }).embeddingModel).toBe('my-model');
+    });
+
+    it('treats empty optional values as unset', () => {
+      // docker compose passes `${VAR:-}` as an empty string
+      const c = loadConfig({ DATABASE_URL: '', TEMPORAL_ADDRESS: '  ', MNEMO_API_KEY: '', OPENAI_BASE_URL: '', EMBEDDING_MODEL: '' });
+      expect(c.DATABASE_URL).toBeUndefined();
+      expect(c.TEMPORAL_ADDRESS).toBeUndefined();
+      expect(c.MNEMO_API_KEY).toBeUndefined();
+      expect(c.OPENAI_BASE_URL).toBeUndefined();
+      expect(c.embeddingModel).toBe(`mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`);
+    });
+  });
+
+  describe('valid values', () => {
+    it('parses and coerces what the environment gives as strings', () => {
+      const c = loadConfig({
+        DATABASE_URL: 'postgres://u:p@db:5432/mnemo',
+        TEMPORAL_ADDRESS: 'temporal:7233',
+        TEMPORAL_NAMESPACE: 'prod',
+        TEMPORAL_TASK_QUEUE: 'q',
+        TEMPORAL_CLI_PATH: '/usr/local/bin/temporal',
+        TEMPORAL_UI_PORT: '9233',
+        DATA_DIR: '/var/lib/mnemo',
+        PORT: '3000',
+        HOST: '0.0.0.0',
+        MNEMO_API_KEY: 'k'.repeat(32),
+        LLM_PROVIDER: 'openai',
+        OPENAI_BASE_URL: 'http://localhost:11434/v1',
+        LLM_MODEL: 'llama3.1',
+        LLM_TIMEOUT_MS: '5000',
+        EMBEDDING_PROVIDER: 'local',
+        LOG_LEVEL: 'debug',
+        BODY_LIMIT: '256kb',
+        MIGRATE_ON_START: 'true',
+      });
+      expect(c).toMatchObject({
+        PORT: 3000,
+        TEMPORAL_UI_PORT: 9233,
+        LLM_TIMEOUT_MS: 5000,
+        MIGRATE_ON_START: true,
+        dataDir: '/var/lib/mnemo',
+        LLM_PROVIDER: 'openai',
+      });
+      expect(loadConfig({ MIGRATE_ON_START: '0' }).MIGRATE_ON_START).toBe(false);
+    });
+  });
+
+  describe('bad values stop start-up with a message naming the variable and what is allowed', () => {
+    const cases: Array<[string, string, string]> = [
+      ['DATABASE_URL', 'mysql://localhost/db', 'must be a postgres:// or postgresql:// URL'],
+      ['TEMPORAL_ADDRESS', 'localhost', 'must be host:port, e.g. localhost:7233'],
+      ['TEMPORAL_NAMESPACE', ' ', 'must not be empty'],
+      ['TEMPORAL_TASK_QUEUE', '', 'must not be empty'],
+      ['TEMPORAL_UI_PORT', 'ui', 'must be a number'],
+      ['DATA_DIR', ' ', 'must not be empty'],
+      ['PORT', '70000', 'must be between 1 and 65535'],
+      ['PORT', '0', 'must be between 1 and 65535'],
+      ['PORT', 'http', 'must be a number'],
+      ['HOST', '', 'must not be empty'],
+      ['MNEMO_API_KEY', 'short', 'must be at least 16 characters'],
+      ['LLM_PROVIDER', 'gpt', 'must be one of: heuristic, openai'],
+      ['OPENAI_BASE_URL', 'not a url', 'must be a URL'],
+      ['LLM_MODEL', ' ', 'must not be empty'],
+      ['LLM_TIMEOUT_MS', 'soon', 'must be a number'],
+      ['LLM_TIMEOUT_MS', '50', 'must be at least 100'],
+      ['EMBEDDING_PROVIDER', 'word2vec', 'must be one of: local, openai'],
+      ['EMBEDDING_DIM', '1536', `must be ${SCHEMA_EMBEDDING_DIM} (the width of the vector columns in the migrations)`],
+      ['LOG_LEVEL', 'loud', 'must be one of: fatal, error, warn, info, debug, trace, silent'],
+      ['BODY_LIMIT', '10 gigs', 'must look like 100kb or 1mb'],
+      ['DB_POOL_MAX', '1', 'must be at least 2'],
+      ['DB_POOL_MAX', 'many', 'must be a number'],
+      ['MIGRATE_ON_START', 'yes', 'must be true or false'],
+    ];
+
+    it.each(cases)('%s=%p → "%s"', (name, value, message) => {
+      expect(problems({ [name]: value })).toEqual([`${name}: ${message}`]);
+    });
+
+    it('every variable that can be invalid has a case', () => {
+      const free = new Set(['TEMPORAL_CLI_PATH', 'OPENAI_API_KEY', 'EMBEDDING_MODEL']); // any string is allowed
+      const covered = new Set(cases.map(([name]) => name));
+      const uncovered = Object.keys(configSchema.shape).filter((name) => !covered.has(name) && !free.has(name));
+      expect(uncovered).toEqual([]);
+    });
+
+    it('reports every bad variable at once, in a message fit for a terminal', () => {
+      let error: unknown;
+      try {
+        loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        'Invalid configuration:\n  - PORT: must be a number\n  - LOG_LEVEL: must be one of: fatal, error, warn, info, debug, trace, silent',
+      );
+    });
+
+    it('requires OPENAI_API_KEY (or a local OPENAI_BASE_URL) for LLM_PROVIDER=openai', () => {
+      expect(problems({ LLM_PROVIDER: 'openai' })).toEqual([
+        'OPENAI_API_KEY: required when LLM_PROVIDER=openai (or set OPENAI_BASE_URL to a local endpoint)',
+      ]);
+      expect(problems({ LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-x' })).toEqual([]);
+      expect(problems({ LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toEqual([]);
+    });
+  });
+});

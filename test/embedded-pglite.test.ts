@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { startPgliteServer, type PgliteServer } from '../core/embedded/pgliteServer.js';
+import { startEmbeddedPostgres } from '../core/embedded/postgres.js';
+
+// The embedded default serves ONE PGlite session to several pool connections;
+// these check that their statements and transactions never interleave.
+describe('PGlite over the loopback socket', () => {
+  let db: PGlite;
+  let server: PgliteServer;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    db = await PGlite.create({ dataDir: 'memory://' });
+    server = await startPgliteServer(db);
+    pool = new pg.Pool({ connectionString: server.url, max: 5 });
+    await pool.query('CREATE TABLE item (id int PRIMARY KEY, body text NOT NULL)');
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await server.stop();
+    await db.close();
+  });
+
+  it('keeps extended-protocol batches whole when a large Bind arrives in several TCP chunks', async () => {
+    // A 2 MB parameter spans many socket reads; small queries of other shapes run meanwhile.
+    const big = 'x'.repeat(2_000_000);
+    const failures: string[] = [];
+    await Promise.all(
+      Array.from({ length: 120 }, async (_, i) => {
+        try {
+          if (i % 10 === 0) {
+            await pool.query('INSERT INTO item (id, body) VALUES ($1, $2)', [i, big + i]);
+          } else if (i % 2 === 0) {
+            const { rows } = await pool.query<{ b: string; c: number }>('SELECT $1::text AS b, $2::int AS c', [`b${i}`, i]);
+            if (rows[0].b !== `b${i}` || rows[0].c !== i) failures.push(`wrong row for ${i}`);
+          } else {
+            const { rows } = await pool.query<{ x: number }>('SELECT $1::int + 1 AS x', [i]);
+            if (rows[0].x !== i + 1) failures.push(`wrong row for ${i}`);
+          }
+        } catch (err) {
+          failures.push((err as Error).message);
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+    const { rows } = await pool.query<{ n: number; len: number }>('SELECT count(*)::int AS n, min(length(body))::int AS len FROM item');
+    expect(rows[0]).toEqual({ n: 12, len: 2_000_001 });
+  });
+
+  it("does not let another connection into an open transaction, and sees only committed data", async () => {
+    const a = await pool.connect();
+    const b = await pool.connect();
+    try {
+      await a.query('BEGIN');
+      await a.query("INSERT INTO item (id, body) VALUES (1000, 'in a transaction')");
+      let bDone = false;
+      const bRead = b.query<{ n: number }>('SELECT count(*)::int AS n FROM item WHERE id = 1000').then((r) => {
+        bDone = true;
+        return r.rows[0].n;
+      });
+      await a.query('SELECT pg_sleep(0.2)');
+      expect(bDone).toBe(false); // queued behind a's transaction, not running inside it
+      await a.query('ROLLBACK');
+      expect(await bRead).toBe(0);
+    } finally {
+      a.release();
+      b.release();
+    }
+  });
+
+  it('gives the session back, rolled back, when a client dies inside a transaction', async () => {
+    const client = new pg.Client({ connectionString: server.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query("INSERT INTO item (id, body) VALUES (2000, 'never committed')");
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    // Drop the TCP connection without a ROLLBACK or Terminate.
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    await ended;
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM item WHERE id = 2000');
+    expect(rows[0].n).toBe(0);
+    expect(db.isInTransaction()).toBe(false);
+  });
+
+  it('reports SQL errors to the right client and keeps serving the others', async () => {
+    const a = await pool.connect();
+    try {
+      await a.query('BEGIN');
+      await expect(a.query('SELECT 1/0')).rejects.toThrow(/division by zero/);
+      const other = pool.query<{ one: number }>('SELECT 1 AS one');
+      await a.query('ROLLBACK');
+      expect((await other).rows[0].one).toBe(1);
+    } finally {
+      a.release();
+    }
+  });
+});
+
+describe('embedded Postgres on disk', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-pglite-'));
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('has pgvector and pg_trgm, and keeps data across a stop and start', async () => {
+    const first = await startEmbeddedPostgres(dataDir);
+    const c1 = new pg.Client({ connectionString: first.url });
+    await c1.connect();
+    await c1.query('CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    await c1.query('CREATE TABLE v (id int PRIMARY KEY, e vector(3))');
+    await c1.query("INSERT INTO v VALUES (1, '[1,0,0]'), (2, '[0,1,0]')");
+    const { rows: sim } = await c1.query<{ s: number }>("SELECT similarity('berlin', 'berlin!') AS s");
+    expect(sim[0].s).toBeGreaterThan(0.5);
+    await c1.end();
+    await first.stop();
+
+    const second = await startEmbeddedPostgres(dataDir);
+    const c2 = new pg.Client({ connectionString: second.url });
+    await c2.connect();
+    const { rows } = await c2.query<{ id: number }>("SELECT id FROM v ORDER BY e <=> '[0.9,0.1,0]' LIMIT 1");
+    expect(rows).toEqual([{ id: 1 }]);
+    await c2.end();
+    await second.stop();
+  });
+});

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../core/embedded/ports.js';
+import { createEmptyDatabase, type TestDatabase } from './support/db.js';
+import { ROOT } from './support/env.js';
+import { testTemporalAddress } from './support/temporal.js';
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+function run(script: string, env: Record<string, string>, args: string[] = []): Proc {
+  const base = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'MNEMO_API_KEY', 'NODE_OPTIONS']) delete base[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...base, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  return { child, output: () => output, exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+}
+
+async function until(what: string, proc: Proc, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`exited (${proc.child.exitCode}) before ${what}:\n${proc.output()}`);
+    if (await check().catch(() => false)) return;
+    await sleep(250);
+  }
+  throw new Error(`timed out waiting for ${what}:\n${proc.output()}`);
+}
+
+describe('production entry points (npm run api / npm run worker)', () => {
+  it.each([
+    ['api/main.ts', 'npm run api'],
+    ['workers/main.ts', 'npm run worker'],
+  ])('%s refuses to start without DATABASE_URL and TEMPORAL_ADDRESS', async (script, command) => {
+    const proc = run(script, {});
+    expect(await proc.exit).toBe(1);
+    expect(proc.output()).toContain(`${command} needs DATABASE_URL and TEMPORAL_ADDRESS`);
+  });
+
+  it('api/main.ts stops on a bad variable with a message naming it', async () => {
+    const proc = run('api/main.ts', { PORT: 'eighty' });
+    expect(await proc.exit).toBe(1);
+    expect(proc.output()).toContain('PORT: must be a number');
+  });
+
+  describe('against the test PostgreSQL and Temporal', () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createEmptyDatabase('mnemo_entry');
+    });
+    afterAll(async () => {
+      await db.drop();
+    });
+
+    it('npm run api with MIGRATE_ON_START=true migrates an empty database and becomes ready; SIGTERM exits 0', async () => {
+      const port = await freePort();
+      const api = run('api/main.ts', {
+        DATABASE_URL: db.url,
+        TEMPORAL_ADDRESS: testTemporalAddress(),
+        MIGRATE_ON_START: 'true',
+        MNEMO_API_KEY: 'entrypoint-test-admin-key',
+        PORT: String(port),
+      });
+      try {
+        await until('/readyz 200', api, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200);
+        // The container healthcheck agrees.
+        const health = run('scripts/healthcheck.ts', { PORT: String(port), HOST: '127.0.0.1' }, ['api']);
+        expect(await health.exit).toBe(0);
+      } finally {
+        api.child.kill('SIGTERM');
+      }
+      expect(await api.exit).toBe(0);
+    }, 120_000);
+
+    it('npm run worker polls its task queue (the container healthcheck sees it); SIGTERM exits 0', async () => {
+      const env = {
+        DATABASE_URL: db.url,
+        TEMPORAL_ADDRESS: testTemporalAddress(),
+        TEMPORAL_TASK_QUEUE: `entrypoint-${process.pid}-${Date.now()}`,
+      };
+      const worker = run('workers/main.ts', env);
+      try {
+        await until('a poller on the task queue', worker, async () => {
+          const health = run('scripts/healthcheck.ts', env, ['worker']);
+          return (await health.exit) === 0;
+        }, 90_000);
+      } finally {
+        worker.child.kill('SIGTERM');
+      }
+      expect(await worker.exit).toBe(0);
+    }, 150_000);
+  });
+});

@@ -1,0 +1,194 @@
+import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
+import { resolveFactTimes } from '../core/domain/temporal.js';
+import { entityExtractionSchema, factExtractionSchema, type EntityCandidate, type FactCandidate } from '../core/extraction/types.js';
+
+/** The acceptance scenarios of the write-path issue, checked at provider level. */
+
+const provider = new HeuristicProvider();
+
+async function run(text: string, speaker: string | null, occurredAt: string): Promise<{ entities: EntityCandidate[]; facts: FactCandidate[] }> {
+  const episode = { text, speaker, occurredAt };
+  const extracted = await provider.extractEntities(episode);
+  const { facts, usage } = await provider.extractFacts(episode, extracted.entities);
+  expect(extracted.usage).toEqual({ modelCalls: 0, tokensIn: 0, tokensOut: 0 });
+  expect(usage).toEqual({ modelCalls: 0, tokensIn: 0, tokensOut: 0 });
+  // Same shapes as the model provider: the stage schemas accept the output.
+  entityExtractionSchema.parse({ entities: extracted.entities });
+  factExtractionSchema.parse({ facts });
+  return { entities: extracted.entities, facts };
+}
+
+function entity(entities: EntityCandidate[], name: string): EntityCandidate {
+  const e = entities.find((x) => x.name === name);
+  if (!e) throw new Error(`no entity ${name} in ${JSON.stringify(entities)}`);
+  return e;
+}
+
+function fact(facts: FactCandidate[], match: Partial<FactCandidate>): FactCandidate {
+  const f = facts.find((x) => Object.entries(match).every(([k, v]) => x[k as keyof FactCandidate] === v));
+  if (!f) throw new Error(`no fact ${JSON.stringify(match)} in ${JSON.stringify(facts, null, 1)}`);
+  return f;
+}
+
+function times(f: FactCandidate, occurredAt: string) {
+  return resolveFactTimes(f, occurredAt);
+}
+
+describe('HeuristicProvider: identity', () => {
+  it('is the offline provider', () => {
+    expect(provider.name).toBe('heuristic');
+    expect(provider.usesNetwork).toBe(false);
+  });
+});
+
+describe('scenario 1: Stefan changes employer', () => {
+  it('states the first employer', async () => {
+    const { entities, facts } = await run('Stefan works at Premex.', null, '2026-01-10T09:00:00Z');
+    expect(entity(entities, 'Stefan').type).toBe('person');
+    expect(entity(entities, 'Premex').type).toBe('organization');
+    expect(entities).toHaveLength(2);
+    const f = fact(facts, { subject: 'Stefan', predicate: 'works_at', object: 'Premex' });
+    expect(f).toMatchObject({ family: 'work', memory_kind: 'semantic', negated: false, value: null, confidence: 0.7, time_expression: null });
+    expect(f.fact_text).toBe('Stefan works at Premex.');
+    expect(times(f, '2026-01-10T09:00:00Z')).toEqual({ valid_from: '2026-01-10T09:00:00.000Z', invalid_at: null });
+  });
+
+  it('ends the old job, starts the new one, and records the move as an event', async () => {
+    const at = '2026-03-01T00:00:00Z';
+    const { entities, facts } = await run('Stefan left Premex and now works at Acme.', null, at);
+    expect(entities.map((e) => [e.name, e.type])).toEqual(expect.arrayContaining([['Stefan', 'person'], ['Premex', 'organization'], ['Acme', 'organization']]));
+    const ended = fact(facts, { subject: 'Stefan', predicate: 'works_at', object: 'Premex' });
+    expect(ended).toMatchObject({ negated: true, memory_kind: 'semantic' });
+    expect(times(ended, at)).toEqual({ valid_from: null, invalid_at: '2026-03-01T00:00:00.000Z' });
+    const current = fact(facts, { subject: 'Stefan', predicate: 'works_at', object: 'Acme' });
+    expect(current).toMatchObject({ negated: false, memory_kind: 'semantic', family: 'work' });
+    const event = fact(facts, { subject: 'Stefan', predicate: 'left', object: 'Premex' });
+    expect(event).toMatchObject({ memory_kind: 'episode', family: 'events', negated: false });
+    expect(event.fact_text).toBe('Stefan left Premex.');
+  });
+});
+
+describe('scenario 2: Giulia', () => {
+  const text = 'Giulia upgraded to the Advanced plan and asked us to stop calling her. She prefers email follow-ups. She is based in Turin.';
+
+  it.each([['customer-giulia-4812'], [null]])('extracts the customer profile (speaker %s)', async (speaker) => {
+    const { entities, facts } = await run(text, speaker, '2026-04-02T10:00:00Z');
+    expect(entities.map((e) => [e.name, e.type])).toEqual([['Giulia', 'person'], ['Turin', 'place']]);
+    const plan = fact(facts, { subject: 'Giulia', predicate: 'has_plan' });
+    expect(plan).toMatchObject({ value: 'Advanced', object: null, family: 'other', memory_kind: 'semantic', negated: false });
+    expect(fact(facts, { subject: 'Giulia', predicate: 'lives_in' })).toMatchObject({ object: 'Turin', family: 'places', negated: false });
+    const pref = fact(facts, { subject: 'Giulia', predicate: 'prefers' });
+    expect(pref).toMatchObject({ value: 'email follow-ups', object: null, family: 'preferences' });
+    expect(pref.fact_text).toBe('Giulia prefers email follow-ups.');
+    // "asked us to stop calling her": her = Giulia.
+    expect(fact(facts, { subject: 'Giulia', predicate: 'avoids' })).toMatchObject({ value: 'phone calls', family: 'preferences' });
+    // The upgrade is a transition: the event beside the state.
+    expect(fact(facts, { subject: 'Giulia', predicate: 'changed_plan' })).toMatchObject({ memory_kind: 'episode', family: 'events', value: 'Advanced' });
+    // No pronoun leaks into a fact sentence.
+    for (const f of facts) expect(f.fact_text).not.toMatch(/\b(?:she|her|he|his|they)\b/i);
+  });
+});
+
+describe('scenario 3: the CEO moves', () => {
+  it.each([['Kitchener'], ['Toronto']])('The CEO lives in %s', async (city) => {
+    const { entities, facts } = await run(`The CEO lives in ${city}.`, null, '2026-01-01T00:00:00Z');
+    const ceo = entity(entities, 'CEO');
+    expect(ceo).toEqual({ name: 'CEO', type: 'person', aliases: ['The CEO'] });
+    expect(entity(entities, city).type).toBe('place');
+    expect(fact(facts, { subject: 'CEO', predicate: 'lives_in', object: city })).toMatchObject({ family: 'places', memory_kind: 'semantic', negated: false });
+  });
+});
+
+describe('scenario 4: the Aurora plan price', () => {
+  it('names the plan and keeps the price as a value', async () => {
+    const { entities, facts } = await run('The Aurora plan costs 40 euro per month.', null, '2026-05-18T00:00:00Z');
+    expect(entities).toEqual([{ name: 'Aurora plan', type: 'product', aliases: ['The Aurora plan'] }]);
+    const f = fact(facts, { subject: 'Aurora plan', predicate: 'costs' });
+    expect(f).toMatchObject({ value: '40 euro per month', object: null, family: 'financial', memory_kind: 'semantic' });
+  });
+});
+
+describe('scenario 5: Alice leaves Acme Corp for Beacon Capital', () => {
+  it('first job', async () => {
+    const { entities, facts } = await run('Alice works at Acme Corp.', null, '2025-01-01T00:00:00Z');
+    expect(entity(entities, 'Acme Corp').type).toBe('organization');
+    fact(facts, { subject: 'Alice', predicate: 'works_at', object: 'Acme Corp', negated: false });
+  });
+
+  it('negation with "anymore", pronoun "She", and "last month"', async () => {
+    const at = '2026-06-15T00:00:00Z';
+    const { entities, facts } = await run("Alice isn't at Acme Corp anymore. She joined Beacon Capital last month.", null, at);
+    expect(entities.map((e) => [e.name, e.type])).toEqual(expect.arrayContaining([['Alice', 'person'], ['Acme Corp', 'organization'], ['Beacon Capital', 'organization']]));
+    const ended = fact(facts, { subject: 'Alice', predicate: 'works_at', object: 'Acme Corp' });
+    expect(ended.negated).toBe(true);
+    const current = fact(facts, { subject: 'Alice', predicate: 'works_at', object: 'Beacon Capital' });
+    expect(current).toMatchObject({ negated: false, memory_kind: 'semantic', time_expression: 'last month' });
+    expect(times(current, at).valid_from).toBe('2026-05-01T00:00:00.000Z');
+    const joined = fact(facts, { subject: 'Alice', predicate: 'joined', object: 'Beacon Capital' });
+    expect(joined).toMatchObject({ memory_kind: 'episode', family: 'events', time_expression: 'last month' });
+    expect(joined.fact_text).toBe('Alice joined Beacon Capital last month.');
+  });
+});
+
+describe('scenario 6: "I left Google last May to join Anthropic"', () => {
+  const at = '2026-02-01T00:00:00Z';
+
+  it('resolves I to the speaker and dates both sides of the move', async () => {
+    const { entities, facts } = await run('I left Google last May to join Anthropic', 'u1', at);
+    expect(entity(entities, 'u1').type).toBe('person');
+    expect(entity(entities, 'Google').type).toBe('organization');
+    expect(entity(entities, 'Anthropic').type).toBe('organization');
+    const google = fact(facts, { subject: 'u1', predicate: 'works_at', object: 'Google' });
+    expect(google).toMatchObject({ negated: true, time_expression: 'last May', memory_kind: 'semantic' });
+    expect(times(google, at)).toEqual({ valid_from: null, invalid_at: '2025-05-01T00:00:00.000Z' });
+    const anthropic = fact(facts, { subject: 'u1', predicate: 'works_at', object: 'Anthropic' });
+    expect(anthropic).toMatchObject({ negated: false, time_expression: 'last May', memory_kind: 'semantic' });
+    expect(times(anthropic, at)).toEqual({ valid_from: '2025-05-01T00:00:00.000Z', invalid_at: null });
+    const move = facts.filter((f) => f.memory_kind === 'episode');
+    expect(move.map((f) => [f.predicate, f.object])).toEqual(expect.arrayContaining([['left', 'Google'], ['joined', 'Anthropic']]));
+    // "last May" is a month, not a hedge ("may"): default confidence.
+    for (const f of facts) expect(f.confidence).toBe(0.7);
+  });
+
+  it('drops speaker facts when no speaker is known', async () => {
+    const { entities, facts } = await run('I left Google last May to join Anthropic', null, at);
+    expect(entities.map((e) => e.name).sort()).toEqual(['Anthropic', 'Google']);
+    expect(facts).toEqual([]);
+  });
+});
+
+describe('scenario 7: determinism', () => {
+  it('the same sentence twice gives identical output', async () => {
+    const text = "Alice isn't at Acme Corp anymore. She joined Beacon Capital last month.";
+    const a = await run(text, 'u9', '2026-06-15T00:00:00Z');
+    const b = await run(text, 'u9', '2026-06-15T00:00:00Z');
+    expect(b).toEqual(a);
+    // And a fresh provider instance agrees (nothing depends on instance state).
+    const other = new HeuristicProvider();
+    const episode = { text, speaker: 'u9', occurredAt: '2026-06-15T00:00:00Z' };
+    expect((await other.extractEntities(episode)).entities).toEqual(a.entities);
+    expect((await other.extractFacts(episode, a.entities)).facts).toEqual(a.facts);
+  });
+});
+
+describe('fact stage binds to the resolved entities', () => {
+  it('uses the resolved canonical name when resolution matched an alias', async () => {
+    const episode = { text: 'Alice works at Acme.', speaker: null, occurredAt: '2026-01-01T00:00:00Z' };
+    const resolved = [
+      { name: 'Alice Smith', type: 'person', aliases: ['Alice'] },
+      { name: 'Acme Corp', type: 'organization', aliases: ['Acme'] },
+    ];
+    const { facts } = await provider.extractFacts(episode, resolved);
+    const f = fact(facts, { predicate: 'works_at' });
+    expect(f).toMatchObject({ subject: 'Alice Smith', object: 'Acme Corp' });
+    expect(f.fact_text).toBe('Alice Smith works at Acme Corp.');
+  });
+
+  it('keeps an object the resolver dropped as a literal value, and drops facts whose subject is unknown', async () => {
+    const episode = { text: 'Alice works at Acme.', speaker: null, occurredAt: '2026-01-01T00:00:00Z' };
+    const onlyAlice = await provider.extractFacts(episode, [{ name: 'Alice', type: 'person', aliases: [] }]);
+    expect(fact(onlyAlice.facts, { predicate: 'works_at' })).toMatchObject({ object: null, value: 'Acme' });
+    const none = await provider.extractFacts(episode, [{ name: 'Acme', type: 'organization', aliases: [] }]);
+    expect(none.facts).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
+import { startOpenAIStub, type OpenAIStub } from './support/openaiStub.js';
+import { providerResponder } from './support/openaiStubResponder.js';
+import { remember, startTestStack, waitForStatus, type TestStack } from './support/stack.js';
+
+interface StageRow {
+  stage: string;
+  attempt: number;
+  status: string;
+  error: string | null;
+  model_calls: number;
+}
+
+/** Faults on the write path with the `openai` provider against a local stub model server. */
+describe('ingestEpisode under model faults', () => {
+  let stub: OpenAIStub;
+  let stack: TestStack;
+  const heuristicAnswers = providerResponder(new HeuristicProvider());
+
+  beforeAll(async () => {
+    stub = await startOpenAIStub();
+    stack = await startTestStack({
+      env: { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'stub-key', LLM_TIMEOUT_MS: '800' },
+    });
+  });
+  afterAll(async () => {
+    await stack.stop();
+    await stub.close();
+  });
+  beforeEach(() => {
+    stub.reset();
+    stub.setResponder(heuristicAnswers);
+  });
+
+  async function stages(id: string): Promise<StageRow[]> {
+    const res = await stack.request<{ stages: StageRow[] }>('GET', `/v1/memories/${id}/stages`);
+    return res.body.stages;
+  }
+
+  it('retries through 429, 500 and a timeout, recording every attempt', async () => {
+    stub.enqueue({ status: 429 }, { status: 500 }, { hang: true });
+    const done = await remember(stack, { namespace: 'fault-retry', content: 'Priya works at Helix.', occurred_at: '2026-02-02T00:00:00Z' });
+    expect(done.status).toBe('extracted');
+    const runs = (await stages(done.id)).filter((s) => s.stage === 'entity-extract');
+    expect(runs.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'failed'],
+      [4, 'succeeded'],
+    ]);
+    expect(runs[0].error).toMatch(/429/);
+    expect(runs[1].error).toMatch(/500/);
+    expect(runs[2].error).toMatch(/timed out/i);
+    expect(runs[3].model_calls).toBe(1);
+    const facts = await stack.request<{ facts: Array<{ predicate: string; object: { name: string } | null }> }>(
+      'GET',
+      '/v1/facts?namespace=fault-retry&subject=Priya',
+    );
+    expect(facts.body.facts.map((f) => [f.predicate, f.object?.name])).toContainEqual(['works_at', 'Helix']);
+  });
+
+  it('fails clearly on malformed output, stays listed, and extracts after a retry once the model is fixed', async () => {
+    stub.setResponder(() => 'this is not json {');
+    const res = await stack.request<{ id: string }>('POST', '/v1/memories', { namespace: 'fault-malformed', content: 'Tomas lives in Prague.' });
+    const failed = await waitForStatus(stack, res.body.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/entity-extract/);
+    expect(failed.error).toMatch(/malformed/i);
+    const runs = await stages(res.body.id);
+    expect(runs.filter((r) => r.stage === 'entity-extract')).toHaveLength(1); // non-retryable: one attempt
+    expect(runs[0].model_calls + 0).toBeGreaterThanOrEqual(0);
+
+    const listed = await stack.request<{ memories: Array<{ id: string; status: string }> }>('GET', '/v1/memories?namespace=fault-malformed&status=failed');
+    expect(listed.body.memories.map((m) => m.id)).toEqual([res.body.id]);
+    const { rows } = await stack.deps.pool.query(`SELECT count(*)::int AS n FROM episode WHERE id = $1 AND content_tsv @@ plainto_tsquery('english', 'Prague')`, [res.body.id]);
+    expect(rows[0].n).toBe(1); // still found by keyword search
+
+    stub.setResponder(heuristicAnswers);
+    const retry = await stack.request<{ status: string }>('POST', `/v1/memories/${res.body.id}/retry`);
+    expect(retry.status).toBe(202);
+    const done = await waitForStatus(stack, res.body.id, ['extracted', 'failed']);
+    expect(done.status).toBe('extracted');
+    expect(done.fact_ids.length).toBeGreaterThan(0);
+    const audit = await stack.deps.pool.query(`SELECT action FROM audit_log WHERE episode_id = $1 ORDER BY id`, [res.body.id]);
+    expect(audit.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['episode.extraction_failed', 'episode.retry', 'episode.extracted']));
+  });
+});

@@ -1,0 +1,137 @@
+import { planWrites } from '../core/ingest/contradiction.js';
+import type { ExistingFactRef, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';
+import { classifyCandidate } from '../core/ingest/dedup.js';
+import { applyWriteLimit } from '../core/ingest/writeLimit.js';
+
+function fact(partial: Partial<TimedFact> & { id: string; predicate?: string; value?: string | null; objectId?: string | null; confidence?: number; negated?: boolean }): TimedFact {
+  return {
+    id: partial.id,
+    subjectId: partial.subjectId ?? 'S',
+    objectId: partial.objectId ?? null,
+    decayClass: 'slow_decay',
+    sensitivity: 'internal',
+    singleValued: partial.singleValued ?? true,
+    decision: partial.decision ?? { kind: 'new' },
+    validFrom: partial.validFrom ?? null,
+    invalidAt: partial.invalidAt ?? null,
+    candidate: {
+      subject: 'S',
+      predicate: partial.predicate ?? 'lives_in',
+      predicate_raw: 'lives in',
+      family: 'places',
+      object: null,
+      value: partial.value === undefined ? 'Rome' : partial.value,
+      fact_text: `S lives in ${partial.value ?? 'Rome'}.`,
+      memory_kind: 'semantic',
+      importance: 0.5,
+      confidence: partial.confidence ?? 0.7,
+      negated: partial.negated ?? false,
+      time_expression: null,
+    },
+  };
+}
+
+const existing = (over: Partial<ExistingFactRef> = {}): ExistingFactRef => ({
+  id: 'old',
+  subjectId: 'S',
+  predicate: 'lives_in',
+  objectId: null,
+  value: 'Paris',
+  validFrom: '2026-01-01T00:00:00.000Z',
+  invalidAt: null,
+  confidence: 0.7,
+  factText: 'S lives in Paris.',
+  ...over,
+});
+
+describe('contradiction planning (pure)', () => {
+  it('newer world time supersedes the current value', () => {
+    const plan = planWrites([fact({ id: 'new', validFrom: '2026-02-01T00:00:00.000Z' })], [existing()], '2026-02-01T00:00:00.000Z');
+    expect(plan.inserts.map((f) => f.id)).toEqual(['new']);
+    expect(plan.invalidations).toEqual([{ factId: 'old', invalidAt: '2026-02-01T00:00:00.000Z', invalidatedBy: 'new', candidateId: 'new' }]);
+  });
+
+  it.each([
+    [0.9, 'refinements'],
+    [0.5, 'rejections'],
+    [0.7, 'reviews'],
+  ] as const)('a tie in world time with confidence %s goes to %s', (confidence, bucket) => {
+    const plan = planWrites([fact({ id: 'new', validFrom: '2026-01-01T00:00:00.000Z', confidence })], [existing()], '2026-01-05T00:00:00.000Z');
+    const buckets: Array<keyof WritePlan> = ['refinements', 'rejections', 'reviews'];
+    for (const b of buckets) expect(plan[b]).toHaveLength(b === bucket ? 1 : 0);
+    expect(plan.invalidations).toHaveLength(0);
+    // Only the equal-confidence conflict keeps the candidate (awaiting review).
+    expect(plan.inserts.map((f) => f.id)).toEqual(bucket === 'reviews' ? ['new'] : []);
+  });
+
+  it('a backfill older than the current value is arbitrated, an ended one is plain history', () => {
+    const backfill = planWrites([fact({ id: 'b', validFrom: '2025-06-01T00:00:00.000Z', confidence: 0.5 })], [existing()], '2026-03-01T00:00:00.000Z');
+    expect(backfill.rejections).toHaveLength(1);
+    const history = planWrites(
+      [fact({ id: 'h', validFrom: '2025-01-01T00:00:00.000Z', invalidAt: '2025-12-01T00:00:00.000Z' })],
+      [existing()],
+      '2026-03-01T00:00:00.000Z',
+    );
+    expect(history.inserts.map((f) => f.id)).toEqual(['h']);
+    expect(history.invalidations).toHaveLength(0);
+  });
+
+  it('multi-valued predicates never contradict', () => {
+    const plan = planWrites([fact({ id: 'n', predicate: 'likes', singleValued: false, value: 'tea' })], [existing({ predicate: 'likes', value: 'coffee' })], '2026-03-01T00:00:00.000Z');
+    expect(plan.inserts).toHaveLength(1);
+    expect(plan.invalidations).toHaveLength(0);
+  });
+
+  it('a negation ends the matching fact at its successor\'s start, or keeps history when nothing matches', () => {
+    const ends = planWrites(
+      [fact({ id: 'neg', value: 'Paris', negated: true, decision: { kind: 'ends', factId: 'old' }, invalidAt: '2026-03-01T00:00:00.000Z' })],
+      [existing()],
+      '2026-03-01T00:00:00.000Z',
+    );
+    expect(ends.invalidations).toEqual([{ factId: 'old', invalidAt: '2026-03-01T00:00:00.000Z', invalidatedBy: null, candidateId: 'neg' }]);
+    const past = planWrites(
+      [
+        fact({ id: 'neg', value: 'Google', predicate: 'works_at', negated: true, invalidAt: '2025-05-01T00:00:00.000Z' }),
+        fact({ id: 'next', value: 'Anthropic', predicate: 'works_at', validFrom: '2025-05-01T00:00:00.000Z' }),
+      ],
+      [],
+      '2026-02-01T00:00:00.000Z',
+    );
+    const history = past.inserts.find((f) => f.id === 'neg')!;
+    expect(history).toMatchObject({ validFrom: null, invalidAt: '2025-05-01T00:00:00.000Z', invalidatedBy: 'next' });
+  });
+});
+
+describe('fact dedup classification (pure)', () => {
+  const candidate = fact({ id: 'c', value: 'Paris' });
+  it('same triple and near-identical text is a duplicate; more detail is a refinement', () => {
+    expect(classifyCandidate(candidate, [existing()], () => 0.99)).toEqual({ kind: 'duplicate', factId: 'old' });
+    const detailed = { ...candidate, candidate: { ...candidate.candidate, fact_text: 'S lives in Paris, in the 11th arrondissement, since the spring.' } };
+    expect(classifyCandidate(detailed, [existing()], () => 0.6)).toEqual({ kind: 'refinement', factId: 'old' });
+  });
+  it('another value is new (left to the contradiction stage)', () => {
+    expect(classifyCandidate(fact({ id: 'c', value: 'Lyon' }), [existing()], () => 0.3)).toEqual({ kind: 'new' });
+  });
+});
+
+describe('write limit', () => {
+  it('keeps at most the limit, updates first, and reports what it dropped', () => {
+    const entities: ResolvedEntity[] = Array.from({ length: 40 }, (_, i) => ({ id: `e${i}`, isNew: true, name: `E${i}`, type: 'person', aliases: [] }));
+    const inserts = Array.from({ length: 40 }, (_, i) => fact({ id: `f${i}`, subjectId: `e${i}`, singleValued: false }));
+    const plan: WritePlan = {
+      inserts,
+      confirmations: [{ factId: 'x', candidateId: 'y' }],
+      refinements: [],
+      invalidations: [{ factId: 'old', invalidAt: '2026-01-01T00:00:00.000Z', invalidatedBy: null, candidateId: 'z' }],
+      rejections: [],
+      reviews: [],
+    };
+    const limited = applyWriteLimit(entities, plan, 50);
+    const writes = limited.plan.invalidations.length + limited.plan.confirmations.length + limited.plan.inserts.length + limited.entities.length;
+    expect(writes).toBeLessThanOrEqual(50);
+    expect(limited.plan.invalidations).toHaveLength(1);
+    expect(limited.plan.inserts).toHaveLength(24);
+    expect(limited.dropped).toEqual({ entities: 16, facts: 16, updates: 0 });
+    for (const f of limited.plan.inserts) expect(limited.entities.map((e) => e.id)).toContain(f.subjectId);
+  });
+});

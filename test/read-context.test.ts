@@ -1,0 +1,161 @@
+import { countTokens } from 'gpt-tokenizer';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { insertEntity, insertEpisode, insertFact, startReadApi, type ReadApi } from './support/graphFixtures.js';
+
+const NOW = new Date('2026-06-15T12:00:00Z');
+const NS = 'shop';
+const USER = 'customer-giulia-4812';
+const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
+
+interface ContextFact {
+  id: string;
+  fact_text: string;
+  effective_confidence: number;
+  freshness: string;
+  decay_class: string;
+}
+interface ContextBody {
+  text: string;
+  facts: ContextFact[];
+  memories: Array<{ id: string; type: string; text: string; matched_by: string[] }>;
+  token_count: number;
+}
+interface ErrorBody {
+  error: { code: string; details: Array<{ field: string }> | null };
+}
+
+describe('GET|POST /v1/context', () => {
+  let db: TestDatabase;
+  let api: ReadApi;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    api = await startReadApi(db.url, NOW);
+    const pool = api.deps.pool;
+    const ep = async (key: string, content: string, occurredAt: string, userId = USER) => {
+      ids[key] = await insertEpisode(pool, { namespace: NS, userId, content, occurredAt });
+    };
+    await ep('upgrade', 'Giulia upgraded to the Advanced plan and asked us to stop calling her.', daysAgo(3));
+    await ep('email', 'She prefers email follow-ups, ideally in the morning.', daysAgo(3));
+    await ep('invoice', 'Giulia asked why the invoice for May shows the Basic plan price.', daysAgo(40));
+    await ep('weather', 'Chatted about the weather in Turin, sunny and warm.', daysAgo(10));
+    for (let i = 0; i < 40; i++) await ep(`note${i}`, `Support note ${i}: walked Giulia through plan settings, export menu and billing page ${i}.`, daysAgo(50 + i));
+    await ep('other', 'Marco upgraded his plan to Premium yesterday.', daysAgo(1), 'customer-marco-1');
+
+    const giulia = await insertEntity(pool, { namespace: NS, name: 'Giulia', scopeUser: USER, properties: { user_id: USER } });
+    const turin = await insertEntity(pool, { namespace: NS, name: 'Turin', type: 'place', scopeUser: USER });
+    const marco = await insertEntity(pool, { namespace: NS, name: 'Marco', scopeUser: 'customer-marco-1', properties: { user_id: 'customer-marco-1' } });
+    ids.giulia = giulia;
+    const fact = async (key: string, f: Omit<Parameters<typeof insertFact>[1], 'namespace'>) => {
+      ids[key] = await insertFact(pool, { namespace: NS, scopeUser: USER, ...f });
+    };
+    await fact('prefers', {
+      subjectId: giulia, predicate: 'prefers', value: 'email follow-ups', family: 'preferences', factText: 'Giulia prefers email follow-ups.',
+      confidence: 0.9, decayClass: 'fast_decay', lastConfirmedAt: daysAgo(3), episodeIds: [ids.email],
+    });
+    await fact('lives', {
+      subjectId: giulia, predicate: 'lives_in', objectId: turin, family: 'places', factText: 'Giulia is based in Turin.',
+      confidence: 0.8, decayClass: 'slow_decay', lastConfirmedAt: daysAgo(100),
+    });
+    await fact('advanced', {
+      subjectId: giulia, predicate: 'has_plan', value: 'Advanced', factText: 'Giulia has the Advanced plan.',
+      confidence: 0.95, decayClass: 'slow_decay', lastConfirmedAt: daysAgo(3), validFrom: daysAgo(3), episodeIds: [ids.upgrade],
+    });
+    await fact('basic', {
+      subjectId: giulia, predicate: 'has_plan', value: 'Basic', factText: 'Giulia has the Basic plan.',
+      confidence: 0.95, lastConfirmedAt: daysAgo(200), validFrom: daysAgo(400), invalidAt: daysAgo(3), expiredAt: daysAgo(3),
+    });
+    await fact('forgotten', {
+      subjectId: giulia, predicate: 'has_condition', value: 'migraine', family: 'health', factText: 'Giulia has migraines.',
+      confidence: 0.99, decayClass: 'permanent', forgottenAt: daysAgo(1),
+    });
+    await insertFact(pool, {
+      namespace: NS, scopeUser: 'customer-marco-1', subjectId: marco, predicate: 'has_plan', value: 'Premium', factText: 'Marco has the Premium plan.',
+      confidence: 1, decayClass: 'permanent',
+    });
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await db.drop();
+  });
+
+  const get = (params: Record<string, string>) =>
+    api.request<ContextBody & ErrorBody>('GET', `/v1/context?${new URLSearchParams({ namespace: NS, ...params })}`);
+
+  it("leads with the user's current facts, most certain first, with freshness", async () => {
+    const { status, body } = await get({ user_id: USER, query: 'which plan is Giulia on?' });
+    expect(status).toBe(200);
+    expect(body.facts.map((f) => f.id)).toEqual([ids.advanced, ids.prefers, ids.lives]);
+    expect(body.facts[0]).toMatchObject({ freshness: 'confirmed 3 days ago', decay_class: 'slow_decay' });
+    expect(body.facts[1].effective_confidence).toBeCloseTo(0.9 * Math.pow(0.5, 3 / 21), 3);
+    // Superseded values, forgotten facts and other users' facts stay out.
+    expect(body.text).not.toContain('Basic plan.');
+    expect(body.text).not.toContain('migraine');
+    expect(body.text).not.toContain('Marco');
+    expect(body.text.indexOf('Giulia has the Advanced plan.')).toBeLessThan(body.text.indexOf('Giulia prefers email follow-ups.'));
+    expect(body.text).toContain('confirmed 3 days ago');
+    expect(body.text).toMatch(/Known facts[^\n]*\n- Giulia has the Advanced plan\./);
+  });
+
+  it('follows the facts with the memories most relevant to the query', async () => {
+    const { body } = await get({ user_id: USER, query: 'invoice price for May' });
+    expect(body.memories[0].id).toBe(ids.invoice);
+    expect(body.text.indexOf('Relevant memories:')).toBeGreaterThan(body.text.indexOf('Known facts'));
+    expect(body.text).toContain('Giulia asked why the invoice for May shows the Basic plan price.');
+    expect(body.memories.map((m) => m.id)).not.toContain(ids.other);
+  });
+
+  it('stays within max_tokens as counted by the tokenizer', async () => {
+    for (const maxTokens of [20, 60, 150, 1000]) {
+      const { body } = await get({ user_id: USER, query: 'plan settings billing export', max_tokens: String(maxTokens) });
+      expect(body.token_count).toBe(countTokens(body.text));
+      expect(body.token_count).toBeLessThanOrEqual(maxTokens);
+      expect(body.facts.every((f) => body.text.includes(f.fact_text))).toBe(true);
+    }
+    const small = await get({ user_id: USER, query: 'plan settings billing export', max_tokens: '60' });
+    const large = await get({ user_id: USER, query: 'plan settings billing export', max_tokens: '1000' });
+    expect(large.body.memories.length).toBeGreaterThan(small.body.memories.length);
+    expect(large.body.token_count).toBeGreaterThan(300);
+  });
+
+  it('POST takes the same input as JSON', async () => {
+    const { status, body } = await api.request<ContextBody>('POST', '/v1/context', { namespace: NS, user_id: USER, query: 'invoice', max_tokens: 300 });
+    expect(status).toBe(200);
+    expect(body.facts[0].id).toBe(ids.advanced);
+    expect(body.memories[0].id).toBe(ids.invoice);
+    expect(body.token_count).toBeLessThanOrEqual(300);
+  });
+
+  it('without a query shows the most recent memories', async () => {
+    const { body } = await get({ user_id: USER });
+    expect([ids.upgrade, ids.email]).toContain(body.memories[0].id);
+    expect(body.memories[0].matched_by).toEqual(['recency']);
+    expect(body.memories.map((m) => m.id)).not.toContain(ids.other);
+  });
+
+  it('as_of shows what was current then', async () => {
+    const { body } = await get({ user_id: USER, query: 'plan', as_of: new Date(NOW.getTime() - 30 * 86_400_000).toISOString() });
+    expect(body.facts.map((f) => f.id)).toContain(ids.basic);
+    expect(body.facts.map((f) => f.id)).not.toContain(ids.advanced);
+  });
+
+  it('without a user id, leads with the facts of the entities the query names', async () => {
+    const { body } = await get({ query: 'What do we know about Giulia?' });
+    expect(body.facts.map((f) => f.id)).toEqual(expect.arrayContaining([ids.advanced, ids.prefers]));
+  });
+
+  it.each([
+    [{ max_tokens: '0' }, 'max_tokens'],
+    [{ max_tokens: 'lots' }, 'max_tokens'],
+    [{ as_of: 'last tuesday' }, 'as_of'],
+    [{ query: '' }, 'query'],
+    [{ recipe: 'nope' }, 'recipe'],
+    [{ bogus: '1' }, '(body)'],
+  ])('400 for %j', async (params, field) => {
+    const { status, body } = await get(params as Record<string, string>);
+    expect(status).toBe(400);
+    expect((body.error.details ?? []).map((d) => d.field)).toContain(field);
+  });
+});

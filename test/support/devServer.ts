@@ -1,0 +1,41 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../core/embedded/ports.js';
+import { findTemporalCli } from '../../core/embedded/temporalCli.js';
+import { startTemporalDevServer, type TemporalDevServer } from '../../core/embedded/temporalServer.js';
+
+/**
+ * The embedded default's Temporal dev server, which a test can stop and start
+ * again on the same port and database file (state survives), to play
+ * "Temporal is down".
+ */
+export class RestartableTemporal {
+  private server: TemporalDevServer | null = null;
+  private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-temporal-'));
+
+  private constructor(
+    readonly port: number,
+    private readonly uiPort: number,
+  ) {}
+
+  static async create(): Promise<RestartableTemporal> {
+    const server = new RestartableTemporal(await freePort(), await freePort());
+    await server.start();
+    return server;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.server = await startTemporalDevServer({ cli: findTemporalCli(), dir: this.dir, namespace: 'default', port: this.port, uiPort: this.uiPort });
+    if (this.server.address !== this.address) throw new Error(`Temporal came back on ${this.server.address}, not ${this.address}`);
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.server = null;
+  }
+}

@@ -1,0 +1,188 @@
+import { findTimeExpressions, resolveFactTimes, resolveTimePhrase } from '../core/domain/temporal.js';
+
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : iso);
+
+describe('resolveTimePhrase', () => {
+  const ref = '2026-02-01T10:00:00Z';
+
+  it.each([
+    // phrase, expected date, precision, role
+    ['last month', '2026-01-01', 'month', 'point'],
+    ['since March', '2025-03-01', 'month', 'start'], // "since" points back: last March, not next
+    ['in March', '2026-03-01', 'month', 'point'],
+    ['until 2025', '2025-01-01', 'year', 'end'],
+    ['in 2023', '2023-01-01', 'year', 'point'],
+    ['since 2018', '2018-01-01', 'year', 'start'],
+    ['this year', '2026-01-01', 'year', 'point'],
+    ['last year', '2025-01-01', 'year', 'point'],
+    ['two weeks ago', '2026-01-18', 'day', 'point'],
+    ['3 years ago', '2023-02-01', 'day', 'point'],
+    ['yesterday', '2026-01-31', 'day', 'point'],
+    ['for 3 years', '2023-02-01', 'day', 'start'],
+    ['for the past two months', '2025-12-01', 'day', 'start'],
+    ['last summer', '2025-06-01', 'month', 'point'],
+    ['in May 2024', '2024-05-01', 'month', 'point'],
+    ['March 3, 1990', '1990-03-03', 'day', 'point'],
+    ['back in 2019', '2019-01-01', 'year', 'point'],
+  ])('%s (said 2026-02-01) → %s', (phrase, date, precision, role) => {
+    const r = resolveTimePhrase(phrase, ref);
+    expect(r).not.toBeNull();
+    expect(day(r?.date.toISOString())).toBe(date);
+    expect(r?.precision).toBe(precision);
+    expect(r?.role).toBe(role);
+  });
+
+  it('"last May" is the most recent May strictly before the reference month', () => {
+    expect(day(resolveTimePhrase('last May', '2026-02-01T00:00:00Z')?.date.toISOString())).toBe('2025-05-01');
+    expect(day(resolveTimePhrase('last May', '2026-06-15T00:00:00Z')?.date.toISOString())).toBe('2026-05-01');
+    expect(day(resolveTimePhrase('last May', '2026-05-20T00:00:00Z')?.date.toISOString())).toBe('2025-05-01');
+    expect(day(resolveTimePhrase('next May', '2026-02-01T00:00:00Z')?.date.toISOString())).toBe('2026-05-01');
+    expect(day(resolveTimePhrase('this May', '2026-08-01T00:00:00Z')?.date.toISOString())).toBe('2026-05-01');
+  });
+
+  it('works in UTC whatever the reference time of day', () => {
+    // 23:30 UTC on Jan 31: "yesterday" is Jan 30 in UTC, whatever TZ the process runs in.
+    expect(day(resolveTimePhrase('yesterday', '2026-01-31T23:30:00Z')?.date.toISOString())).toBe('2026-01-30');
+    expect(resolveTimePhrase('last month', '2026-06-15T23:59:59Z')?.date.toISOString()).toBe('2026-05-01T00:00:00.000Z');
+  });
+
+  it('returns null for phrases that name no time', () => {
+    expect(resolveTimePhrase('lately', ref)).toBeNull();
+    expect(resolveTimePhrase('now', ref)).toBeNull();
+    expect(resolveTimePhrase('the plan', ref)).toBeNull();
+  });
+});
+
+describe('resolveFactTimes', () => {
+  const semantic = { negated: false, memory_kind: 'semantic' as const };
+
+  it('asserted facts start at occurredAt when the text names no time', () => {
+    expect(resolveFactTimes({ ...semantic, time_expression: null }, '2026-03-01T08:30:00Z')).toEqual({
+      valid_from: '2026-03-01T08:30:00.000Z',
+      invalid_at: null,
+    });
+  });
+
+  it('negated facts end at occurredAt when the text names no time', () => {
+    expect(resolveFactTimes({ negated: true, memory_kind: 'semantic', time_expression: null }, '2026-03-01T00:00:00Z')).toEqual({
+      valid_from: null,
+      invalid_at: '2026-03-01T00:00:00.000Z',
+    });
+  });
+
+  it('"last month" starts the state at the 1st of that month', () => {
+    expect(resolveFactTimes({ ...semantic, time_expression: 'last month' }, '2026-06-15T00:00:00Z')).toEqual({
+      valid_from: '2026-05-01T00:00:00.000Z',
+      invalid_at: null,
+    });
+  });
+
+  it('"left X last May" ends the relation then', () => {
+    expect(resolveFactTimes({ negated: true, memory_kind: 'semantic', time_expression: 'last May' }, '2026-02-01T00:00:00Z')).toEqual({
+      valid_from: null,
+      invalid_at: '2025-05-01T00:00:00.000Z',
+    });
+  });
+
+  it('"until 2025" sets invalid_at, and the state holds from now', () => {
+    expect(resolveFactTimes({ ...semantic, time_expression: 'until 2025' }, '2024-06-15T00:00:00Z')).toEqual({
+      valid_from: '2024-06-15T00:00:00.000Z',
+      invalid_at: '2025-01-01T00:00:00.000Z',
+    });
+    // An end already in the past: we do not know when it started.
+    expect(resolveFactTimes({ ...semantic, time_expression: 'until 2020' }, '2024-06-15T00:00:00Z')).toEqual({
+      valid_from: null,
+      invalid_at: '2020-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('"since March" said in February means last March', () => {
+    expect(resolveFactTimes({ ...semantic, time_expression: 'since March' }, '2026-02-10T00:00:00Z').valid_from).toBe('2025-03-01T00:00:00.000Z');
+    expect(resolveFactTimes({ ...semantic, time_expression: 'since March' }, '2026-06-10T00:00:00Z').valid_from).toBe('2026-03-01T00:00:00.000Z');
+  });
+
+  it('handles phrases chrono misses: in 2023, this year, two weeks ago, last summer', () => {
+    const at = '2026-02-01T00:00:00Z';
+    expect(resolveFactTimes({ ...semantic, time_expression: 'in 2023' }, at).valid_from).toBe('2023-01-01T00:00:00.000Z');
+    expect(resolveFactTimes({ ...semantic, time_expression: 'this year' }, at).valid_from).toBe('2026-01-01T00:00:00.000Z');
+    expect(resolveFactTimes({ ...semantic, time_expression: 'two weeks ago' }, at).valid_from).toBe('2026-01-18T00:00:00.000Z');
+    expect(resolveFactTimes({ ...semantic, time_expression: 'last summer' }, at).valid_from).toBe('2025-06-01T00:00:00.000Z');
+  });
+
+  it('events are dated by the phrase, even "until"', () => {
+    expect(resolveFactTimes({ negated: false, memory_kind: 'episode', time_expression: 'last May' }, '2026-02-01T00:00:00Z')).toEqual({
+      valid_from: '2025-05-01T00:00:00.000Z',
+      invalid_at: null,
+    });
+  });
+
+  it('a duration on an ended state says how long it lasted, not when it ended', () => {
+    expect(resolveFactTimes({ negated: true, memory_kind: 'semantic', time_expression: 'for 3 years' }, '2026-02-01T00:00:00Z')).toEqual({
+      valid_from: null,
+      invalid_at: '2026-02-01T00:00:00.000Z',
+    });
+  });
+
+  it('t_valid_override wins over the text', () => {
+    const override = '2020-07-04T00:00:00Z';
+    expect(resolveFactTimes({ ...semantic, time_expression: 'last month' }, '2026-06-15T00:00:00Z', override)).toEqual({
+      valid_from: '2020-07-04T00:00:00.000Z',
+      invalid_at: null,
+    });
+    expect(resolveFactTimes({ ...semantic, time_expression: null }, '2026-06-15T00:00:00Z', override).valid_from).toBe('2020-07-04T00:00:00.000Z');
+    // For an ended relation the override is when it ended.
+    expect(resolveFactTimes({ negated: true, memory_kind: 'semantic', time_expression: 'last May' }, '2026-02-01T00:00:00Z', override)).toEqual({
+      valid_from: null,
+      invalid_at: '2020-07-04T00:00:00.000Z',
+    });
+    // A null or malformed override is ignored.
+    expect(resolveFactTimes({ ...semantic, time_expression: null }, '2026-06-15T00:00:00Z', null).valid_from).toBe('2026-06-15T00:00:00.000Z');
+    expect(resolveFactTimes({ ...semantic, time_expression: null }, '2026-06-15T00:00:00Z', 'not a date').valid_from).toBe('2026-06-15T00:00:00.000Z');
+  });
+
+  it('an unresolvable phrase falls back to occurredAt', () => {
+    expect(resolveFactTimes({ ...semantic, time_expression: 'lately' }, '2026-06-15T00:00:00Z').valid_from).toBe('2026-06-15T00:00:00.000Z');
+  });
+
+  it('rejects an invalid occurredAt loudly', () => {
+    expect(() => resolveFactTimes({ ...semantic, time_expression: null }, 'yesterday-ish')).toThrow(/invalid reference instant/);
+  });
+
+  it('is pure: same input, same output', () => {
+    const input = { negated: false, memory_kind: 'semantic' as const, time_expression: 'two weeks ago' };
+    expect(resolveFactTimes(input, '2026-02-01T00:00:00Z')).toEqual(resolveFactTimes(input, '2026-02-01T00:00:00Z'));
+  });
+});
+
+describe('findTimeExpressions', () => {
+  const texts = (s: string) => findTimeExpressions(s, '2026-02-01T00:00:00Z').map((e) => e.text);
+
+  it('keeps the preposition that gives the phrase its role', () => {
+    expect(texts('I have lived here since March')).toEqual(['since March']);
+    expect(texts('until 2025 I will be there')).toEqual(['until 2025']);
+    expect(texts('we met in 2023')).toEqual(['in 2023']);
+    expect(texts('I started in May 2024')).toEqual(['in May 2024']);
+    expect(texts('i moved here back in 2019')).toEqual(['back in 2019']);
+  });
+
+  it('finds the phrases chrono misses and the ones it finds', () => {
+    expect(texts('I left Google last May to join Anthropic')).toEqual(['last May']);
+    expect(texts('She joined Beacon Capital last month.')).toEqual(['last month']);
+    expect(texts('two weeks ago I quit')).toEqual(['two weeks ago']);
+    expect(texts('last summer we went to Rome')).toEqual(['last summer']);
+    expect(texts('I have worked there for 3 years')).toEqual(['for 3 years']);
+    expect(texts('April, I met John in Paris.')).toEqual(['April']);
+  });
+
+  it('ignores "now", clock times and the modal "may"', () => {
+    expect(texts('Stefan left Premex and now works at Acme.')).toEqual([]);
+    expect(texts('see you at 5')).toEqual([]);
+    expect(texts('I may go there')).toEqual([]);
+    expect(texts('I think it may be good')).toEqual([]);
+  });
+
+  it('reports offsets into the text', () => {
+    const [e] = findTimeExpressions('Alice joined last month.', '2026-02-01T00:00:00Z');
+    expect('Alice joined last month.'.slice(e.index, e.index + e.text.length)).toBe('last month');
+  });
+});

@@ -1,0 +1,122 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel, type LogMetadata, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createActivities } from '../activities/index.js';
+import type { Deps } from '../core/deps.js';
+import { createExtractionProvider } from '../core/extraction/index.js';
+import type { ExtractionProvider } from '../core/extraction/types.js';
+import { RECONCILE_SCHEDULE_ID, WORKFLOW_NAMES } from '../core/ingest/contracts.js';
+import { withDeadline } from '../core/temporal/client.js';
+
+export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
+
+export interface WorkerRuntime {
+  worker: Worker;
+  /** Resolves when the worker has stopped. */
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  /** Defaults to the provider named by LLM_PROVIDER. */
+  extractor?: ExtractionProvider;
+  /** A pre-built bundle (tests reuse one; bundling takes about a second). */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  /** Overrides of individual activities (tests). */
+  activityOverrides?: Record<string, (...args: never[]) => Promise<unknown>>;
+  ensureSchedules?: boolean;
+  maxConcurrentActivityTaskExecutions?: number;
+  maxConcurrentLocalActivityExecutions?: number;
+}
+
+let runtimeInstalled = false;
+
+/** Routes the Temporal SDK's own logs (worker state, workflow `log.*`) into pino, once per process. */
+function installRuntimeLogger(deps: Pick<Deps, 'logger'>): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const logger = deps.logger.child({ component: 'temporal-sdk' });
+  const levels: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'debug', WARN: 'warn', ERROR: 'error' };
+  const forward = (level: LogLevel, message: string, meta?: LogMetadata) => logger[levels[level]](meta ?? {}, message);
+  try {
+    Runtime.install({
+      logger: {
+        log: forward,
+        trace: (m, meta) => forward('TRACE', m, meta),
+        debug: (m, meta) => forward('DEBUG', m, meta),
+        info: (m, meta) => forward('INFO', m, meta),
+        warn: (m, meta) => forward('WARN', m, meta),
+        error: (m, meta) => forward('ERROR', m, meta),
+      },
+    });
+  } catch {
+    // Already installed (e.g. by a test harness): keep that one.
+  }
+}
+
+let cachedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** The workflow bundle, built once per process. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  cachedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return cachedBundle;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+/** Creates the reconcile schedule (every minute) unless it exists. */
+export async function ensureSchedules(deps: Pick<Deps, 'temporal' | 'logger'>): Promise<void> {
+  try {
+    await withDeadline(deps.temporal, 10_000, () =>
+      deps.temporal.client.schedule.create({
+        scheduleId: RECONCILE_SCHEDULE_ID,
+        spec: { intervals: [{ every: '1m' }] },
+        action: { type: 'startWorkflow', workflowType: WORKFLOW_NAMES.reconcile, taskQueue: deps.temporal.taskQueue, args: [] },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1m' },
+      }),
+    );
+    deps.logger.info({ scheduleId: RECONCILE_SCHEDULE_ID }, 'created reconcile schedule');
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+}
+
+/** Connects a worker to the task queue with every workflow and activity, and starts it. */
+export async function startWorker(deps: Deps, options: StartWorkerOptions = {}): Promise<WorkerRuntime> {
+  installRuntimeLogger(deps);
+  const extractor = options.extractor ?? createExtractionProvider(deps.config, deps.logger);
+  const activities = { ...createActivities({ ...deps, extractor }), ...(options.activityOverrides ?? {}) };
+  const address = deps.temporal.connection.options.address;
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection,
+    namespace: deps.config.TEMPORAL_NAMESPACE,
+    taskQueue: deps.temporal.taskQueue,
+    workflowBundle: options.workflowBundle ?? (await workflowBundle()),
+    activities,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 50,
+    maxConcurrentLocalActivityExecutions: options.maxConcurrentLocalActivityExecutions ?? 50,
+    // With local stages an extraction usually finishes in its first workflow task, which always
+    // comes from the shared (non-sticky) queue: poll it with many more pollers than the default 2.
+    workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
+    nonStickyToStickyPollRatio: 0.6,
+  });
+  if (options.ensureSchedules ?? true) await ensureSchedules(deps);
+  const finished = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    finished,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await finished;
+    },
+  };
+}
