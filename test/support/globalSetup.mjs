@@ -1,13 +1,17 @@
 // Plain ESM: jest loads global setup outside its module mapper, so TypeScript
 // sources are imported through tsx.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
 // The SDK gives the dev server a fixed 5 s to accept connections and kills it
 // otherwise. On a cold or busy machine the first start can take longer, so the
-// binary is paged in first and the start is retried with a fresh port.
-const START_ATTEMPTS = 4;
+// binary is paged in first, the start is retried with a fresh port, and as a
+// last resort the server is started by the embedded launcher (60 s deadline).
+const START_ATTEMPTS = 3;
 
 async function startTemporal(cliPath) {
   execFileSync(cliPath, ['--version'], { stdio: 'ignore', timeout: 60_000 });
@@ -27,7 +31,25 @@ async function startTemporal(cliPath) {
       console.warn(`[globalSetup] Temporal dev server start ${attempt}/${START_ATTEMPTS} failed: ${error.message}`);
     }
   }
-  throw lastError;
+  return startWithEmbeddedLauncher(cliPath, lastError);
+}
+
+async function startWithEmbeddedLauncher(cliPath, sdkError) {
+  const { startTemporalDevServer } = await tsImport('../../core/embedded/temporalServer.ts', import.meta.url);
+  const { freePort } = await tsImport('../../core/embedded/ports.ts', import.meta.url);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-test-temporal-'));
+  const server = await startTemporalDevServer({ cli: cliPath, dir, namespace: 'default', port: await freePort(), uiPort: await freePort() }).catch((error) => {
+    throw new Error(`Temporal dev server did not start (SDK: ${sdkError?.message}; embedded launcher: ${error.message})`);
+  });
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
+  return {
+    connection: env.connection,
+    async teardown() {
+      await env.teardown();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Starts one real Temporal dev server for the whole run (tests that stop Temporal start their own). */
