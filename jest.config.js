@@ -1,6 +1,6 @@
 /** Tests run against real PostgreSQL (+pgvector) and a real Temporal dev server; see test/support. */
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/nodeEnvironment.mjs',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [

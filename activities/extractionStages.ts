@@ -62,7 +62,7 @@ export function createExtractionActivities(deps: ActivityDeps) {
       return recordStage(deps.telemetryPool, 'entity-resolve', scopeOf(episode), { entities }, async () => {
         if (entities.length === 0) return { output: [] };
         const scopeUser = episode.userId ?? '';
-        const vectors = await deps.embedder.embed(entities.map((e) => e.name));
+        const vectors = await deps.nameEmbedder.embed(entities.map((e) => e.name));
         const items: ResolutionItem[] = [];
         for (const [index, candidate] of entities.entries()) {
           const keys = [...new Set([candidate.name, ...candidate.aliases].map(canonicalKey))];

@@ -4,7 +4,7 @@ import { predicateSpec } from '../core/domain/predicates.js';
 import { classifySensitivity } from '../core/domain/sensitivity.js';
 import { resolveFactTimes } from '../core/domain/temporal.js';
 import { sensitivitySchema, type Sensitivity } from '../core/domain/types.js';
-import { cosine } from '../core/embedding/local.js';
+import { cosine } from '../core/embedding/hashing.js';
 import type { FactCandidate } from '../core/extraction/types.js';
 import { planWrites } from '../core/ingest/contradiction.js';
 import type { BoundFact, EpisodeSnapshot, ExistingFactRef, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';

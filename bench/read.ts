@@ -106,7 +106,7 @@ async function main() {
   let loadSeconds = 0;
   if (rows[0].n !== size) {
     log(`generating ${size} episodes for ${userCount} users into ${databaseUrl}`);
-    const report = await loadCorpus(deps.pool, namespace, corpus, deps.embedder, log);
+    const report = await loadCorpus(deps.pool, namespace, corpus, deps, log);
     loadSeconds = report.seconds;
     log(`loaded in ${report.seconds.toFixed(1)} s: ${report.episodes} episodes, ${report.entities} entities, ${report.facts} facts`);
   } else log(`reusing ${size} episodes already in ${databaseUrl}`);

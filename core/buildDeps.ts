@@ -2,7 +2,7 @@ import type { Config } from './config/config.js';
 import { createPool } from './db/pool.js';
 import { createPrisma } from './db/prisma.js';
 import type { Deps } from './deps.js';
-import { createEmbedder } from './embedding/index.js';
+import { createEmbedder, createNameEmbedder } from './embedding/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { createTemporalHandle } from './temporal/client.js';
 
@@ -22,6 +22,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
   const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL);
   const temporal = overrides.temporal ?? createTemporalHandle(config);
   const embedder = overrides.embedder ?? createEmbedder(config);
+  const nameEmbedder = overrides.nameEmbedder ?? createNameEmbedder();
   return {
     config,
     logger,
@@ -30,6 +31,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
     prisma,
     temporal,
     embedder,
+    nameEmbedder,
     now: overrides.now ?? (() => new Date()),
     async close() {
       await Promise.allSettled([pool.end(), telemetryPool.end(), prisma.$disconnect(), temporal.close()]);

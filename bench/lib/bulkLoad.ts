@@ -35,7 +35,14 @@ export interface LoadReport {
  * episodes with embeddings, entities (the user's own tagged with its id),
  * facts with provenance, entity mentions.
  */
-export async function loadCorpus(pool: pg.Pool, namespace: string, corpus: Corpus, embedder: EmbeddingProvider, log: (m: string) => void): Promise<LoadReport> {
+export async function loadCorpus(
+  pool: pg.Pool,
+  namespace: string,
+  corpus: Corpus,
+  embedders: { embedder: EmbeddingProvider; nameEmbedder: EmbeddingProvider },
+  log: (m: string) => void,
+): Promise<LoadReport> {
+  const { embedder, nameEmbedder } = embedders;
   const started = Date.now();
   await pool.query('INSERT INTO namespace (id) VALUES ($1) ON CONFLICT DO NOTHING', [namespace]);
   const { rows: defs } = await pool.query<{ indexname: string; indexdef: string }>(
@@ -53,7 +60,7 @@ export async function loadCorpus(pool: pg.Pool, namespace: string, corpus: Corpu
       entityId.set(e.key, id);
       return id;
     });
-    const vectors = (await embedder.embed(batch.map((e) => e.name))).map(toVectorSql);
+    const vectors = (await nameEmbedder.embed(batch.map((e) => e.name))).map(toVectorSql);
     await pool.query(
       `INSERT INTO entity (id, namespace, scope_user, type, name, name_key, properties, name_embedding, embedding_model, first_seen_at, last_seen_at)
        SELECT u.id, $1, u.scope_user, u.type, u.name, u.name_key, u.properties::jsonb, u.emb::vector, $2, $3, $3
@@ -61,7 +68,7 @@ export async function loadCorpus(pool: pg.Pool, namespace: string, corpus: Corpu
          AS u(id, scope_user, type, name, name_key, properties, emb)`,
       [
         namespace,
-        embedder.model,
+        nameEmbedder.model,
         firstSeen,
         ids,
         batch.map((e) => userOf(e.userIndex).id),

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -43,8 +44,11 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
   LLM_MODEL: z.string().trim().min(1, 'must not be empty').default('gpt-4o-mini'),
   LLM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(30_000),
-  EMBEDDING_PROVIDER: z.enum(['local', 'openai'], { error: 'must be one of: local, openai' }).default('local'),
+  /** local: all-MiniLM-L6-v2 in-process (ONNX); hash: feature hashing, no model needed; openai: an embeddings endpoint. */
+  EMBEDDING_PROVIDER: z.enum(['local', 'hash', 'openai'], { error: 'must be one of: local, hash, openai' }).default('local'),
   EMBEDDING_MODEL: optionalString,
+  /** Folder of the local model (`npm run setup:model` builds it there). */
+  EMBEDDING_MODEL_DIR: optionalString,
   EMBEDDING_DIM: z.coerce
     .number({ error: 'must be a number' })
     .int()
@@ -73,7 +77,14 @@ export interface Config extends RawConfig {
   dataDir: string;
   /** Embedding model name stored beside every vector. */
   embeddingModel: string;
+  /** Absolute folder of the local embedding model. */
+  embeddingModelDir: string;
 }
+
+/** Shared by every checkout and data folder of this user: the model is built once. */
+export const DEFAULT_EMBEDDING_MODEL_DIR = path.join(os.homedir(), '.cache', 'mnemo', 'models', 'all-MiniLM-L6-v2');
+
+const DEFAULT_EMBEDDING_MODELS = { local: 'all-MiniLM-L6-v2', hash: `mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`, openai: 'text-embedding-3-small' } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -97,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...raw,
     dataDir: path.resolve(raw.DATA_DIR),
-    embeddingModel:
-      raw.EMBEDDING_MODEL ?? (raw.EMBEDDING_PROVIDER === 'local' ? `mnemo-hash-${raw.EMBEDDING_DIM}-v1` : 'text-embedding-3-small'),
+    embeddingModel: raw.EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODELS[raw.EMBEDDING_PROVIDER],
+    embeddingModelDir: path.resolve(raw.EMBEDDING_MODEL_DIR ?? DEFAULT_EMBEDDING_MODEL_DIR),
   };
 }

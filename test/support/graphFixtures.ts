@@ -8,7 +8,7 @@ import { loadConfig } from '../../core/config/config.js';
 import { toVectorSql } from '../../core/db/pool.js';
 import { nameKey } from '../../core/domain/canonical.js';
 import type { DecayClass, EntityType, MemoryKind, PredicateFamily } from '../../core/domain/types.js';
-import { LocalEmbedder } from '../../core/embedding/local.js';
+import { HashingEmbedder } from '../../core/embedding/hashing.js';
 import { testTemporalAddress } from './temporal.js';
 
 /**
@@ -16,7 +16,7 @@ import { testTemporalAddress } from './temporal.js';
  * facts and provenance with real local-embedder vectors, so retrieval runs on
  * exactly the rows a test describes (no extraction involved).
  */
-export const embedder = new LocalEmbedder(384, 'mnemo-hash-384-v1');
+export const embedder = new HashingEmbedder(384, 'mnemo-hash-384-v1');
 const vec = (text: string) => toVectorSql(embedder.embedOne(text));
 
 type Db = Pick<pg.Pool, 'query'>;
@@ -190,6 +190,8 @@ export async function startReadApi(databaseUrl: string, now: Date): Promise<Read
     TEMPORAL_ADDRESS: testTemporalAddress(),
     MNEMO_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    // The fixtures' vectors are feature-hashed: queries must be embedded the same way.
+    EMBEDDING_PROVIDER: 'hash',
   } as NodeJS.ProcessEnv);
   const deps = buildDeps(config, { now: () => now });
   const server: Server = await new Promise((resolve) => {

@@ -19,7 +19,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LocalEmbedder } from '../../core/embedding/local.js';
+import { HashingEmbedder } from '../../core/embedding/hashing.js';
 
 export interface StubChatMessage {
   role: string;
@@ -211,7 +211,7 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
       vectors = step.vectors;
     } else {
       const dim = step && 'dim' in step ? step.dim : (body.dimensions ?? DEFAULT_EMBEDDING_DIM);
-      const embedder = new LocalEmbedder(dim, 'openai-stub');
+      const embedder = new HashingEmbedder(dim, 'openai-stub');
       vectors = inputs.map((text) => embedder.embedOne(text));
     }
     const encode = (v: number[]) => (body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v);

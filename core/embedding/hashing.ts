@@ -12,13 +12,14 @@ function fnv1a(text: string): number {
 }
 
 /**
- * Deterministic offline embedder (the default): feature hashing of stemmed
+ * Deterministic embedder without model weights: feature hashing of stemmed
  * content words, word bigrams and character trigrams into `dim` signed buckets,
- * L2-normalized. No model weights can be downloaded here, and a hashed
- * bag-of-features still gives useful cosine similarity for names (trigrams
- * tolerate typos and inflections) and for topical overlap between sentences.
+ * L2-normalized. Entity names are always embedded this way: resolving "Jon"
+ * to "John" is a question of spelling (trigrams tolerate typos and
+ * inflections), where a semantic model would call "Paris" close to "London".
+ * `EMBEDDING_PROVIDER=hash` also uses it for text, when no model is installed.
  */
-export class LocalEmbedder implements EmbeddingProvider {
+export class HashingEmbedder implements EmbeddingProvider {
   constructor(
     readonly dim: number,
     readonly model: string,

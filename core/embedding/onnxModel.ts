@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import ort from 'onnxruntime-node';
+import { z } from 'zod';
+import type { EmbeddingProvider } from '../extraction/types.js';
+
+/** What scripts/model/build_minilm_onnx.py writes beside model.onnx. */
+const modelManifest = z.object({ name: z.string(), dim: z.number().int(), max_seq_length: z.number().int().positive() });
+
+export class EmbeddingModelMissing extends Error {
+  constructor(readonly dir: string) {
+    super(`No embedding model in ${dir}: run \`npm run setup:model\` (or set EMBEDDING_PROVIDER=hash to use feature hashing)`);
+    this.name = 'EmbeddingModelMissing';
+  }
+}
+
+export function embeddingModelPresent(dir: string): boolean {
+  return existsSync(path.join(dir, 'model.onnx')) && existsSync(path.join(dir, 'mnemo-model.json'));
+}
+
+/** Texts per forward pass: padding to the longest text wastes less in small batches. */
+const BATCH_SIZE = 32;
+
+interface Loaded {
+  session: ort.InferenceSession;
+  tokenizer: Tokenizer;
+  maxTokens: number;
+}
+
+/**
+ * `EMBEDDING_PROVIDER=local` (the default): all-MiniLM-L6-v2, a sentence
+ * embedding model, run in-process by onnxruntime on the CPU (a few ms per
+ * text), so the read path still calls no service. One intra-op thread: the API,
+ * the worker and Postgres share the cores, and parallel requests already use them.
+ */
+export class OnnxEmbedder implements EmbeddingProvider {
+  readonly dim: number;
+  private loading: Promise<Loaded> | null = null;
+
+  constructor(
+    private readonly dir: string,
+    readonly model: string,
+    dim: number,
+  ) {
+    if (!embeddingModelPresent(dir)) throw new EmbeddingModelMissing(dir);
+    const manifest = modelManifest.parse(JSON.parse(readFileSync(path.join(dir, 'mnemo-model.json'), 'utf8')));
+    if (manifest.dim !== dim) throw new Error(`The model in ${dir} makes ${manifest.dim}-wide vectors; the schema needs ${dim}`);
+    this.dim = dim;
+  }
+
+  private load(): Promise<Loaded> {
+    this.loading ??= (async () => {
+      const read = (file: string) => JSON.parse(readFileSync(path.join(this.dir, file), 'utf8')) as object;
+      const manifest = modelManifest.parse(read('mnemo-model.json'));
+      const tokenizer = new Tokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
+      const session = await ort.InferenceSession.create(path.join(this.dir, 'model.onnx'), {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+      });
+      return { session, tokenizer, maxTokens: manifest.max_seq_length };
+    })();
+    return this.loading;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const loaded = await this.load();
+    const encoded = texts.map((text, index) => ({ index, ids: this.tokenize(loaded, text) }));
+    // Similar lengths share a batch, so little of each batch is padding.
+    encoded.sort((a, b) => a.ids.length - b.ids.length);
+    const out = new Array<number[]>(texts.length);
+    for (let start = 0; start < encoded.length; start += BATCH_SIZE) {
+      const batch = encoded.slice(start, start + BATCH_SIZE);
+      const vectors = await this.run(loaded, batch.map((b) => b.ids));
+      batch.forEach((b, i) => (out[b.index] = vectors[i]));
+    }
+    return out;
+  }
+
+  private tokenize(loaded: Loaded, text: string): number[] {
+    const ids = loaded.tokenizer.encode(text).ids;
+    if (ids.length <= loaded.maxTokens) return ids;
+    // Keep [CLS] … [SEP]: truncate the middle tokens, as sentence-transformers does.
+    return [...ids.slice(0, loaded.maxTokens - 1), ids[ids.length - 1]];
+  }
+
+  private async run(loaded: Loaded, batch: number[][]): Promise<number[][]> {
+    const width = Math.max(...batch.map((ids) => ids.length));
+    const inputIds = new BigInt64Array(batch.length * width);
+    const mask = new BigInt64Array(batch.length * width);
+    batch.forEach((ids, row) => {
+      for (let j = 0; j < ids.length; j++) {
+        inputIds[row * width + j] = BigInt(ids[j]);
+        mask[row * width + j] = 1n;
+      }
+    });
+    const result = await loaded.session.run({
+      input_ids: new ort.Tensor('int64', inputIds, [batch.length, width]),
+      attention_mask: new ort.Tensor('int64', mask, [batch.length, width]),
+    });
+    const data = result.sentence_embedding.data as Float32Array;
+    return batch.map((_, row) => Array.from(data.subarray(row * this.dim, (row + 1) * this.dim)));
+  }
+}

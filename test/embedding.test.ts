@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_EMBEDDING_MODEL_DIR } from '../core/config/config.js';
+import { cosine } from '../core/embedding/hashing.js';
+import { createNameEmbedder } from '../core/embedding/index.js';
+import { EmbeddingModelMissing, OnnxEmbedder } from '../core/embedding/onnxModel.js';
+
+const modelDir = process.env.EMBEDDING_MODEL_DIR ?? DEFAULT_EMBEDDING_MODEL_DIR;
+
+// First 8 dimensions of each vector, as sentence-transformers 6.2.0 encodes these
+// texts with all-MiniLM-L6-v2 (normalize_embeddings=True), recorded once.
+const REFERENCE: Array<[string, number[]]> = [
+  ['The cat sits on the mat', [0.13489, -0.03206, -0.02034, 0.0359, -0.02833, 0.0415, 0.03316, 0.03661]],
+  ['I started a new job at Google last week!', [-0.13066, -0.09365, 0.07266, -0.01118, 0.01389, -0.05266, -0.02143, -0.03347]],
+  ['Where does she work now?', [0.01172, -0.10431, 0.02754, 0.03616, -0.01754, 0.05064, -0.00653, -0.06386]],
+  ['x', [-0.09791, -0.064, -0.02318, -0.0462, 0.0217, -0.02849, 0.15485, 0.0544]],
+  // 30 repetitions: longer than the model's 256 tokens, so it is truncated as sentence-transformers does.
+  ['Kate said her trip to Paris in 2023 was amazing, '.repeat(30), [-0.00362, -0.10103, 0.07487, -0.01898, 0.00171, 0.02154, 0.01164, -0.01155]],
+];
+
+describe('local embedding model (all-MiniLM-L6-v2, ONNX)', () => {
+  const embedder = new OnnxEmbedder(modelDir, 'all-MiniLM-L6-v2', 384);
+
+  it('reproduces sentence-transformers, truncation included, within float error', async () => {
+    const vectors = await embedder.embed(REFERENCE.map(([text]) => text));
+    vectors.forEach((vector, i) => {
+      expect(vector).toHaveLength(384);
+      REFERENCE[i][1].forEach((expected, d) => expect(vector[d]).toBeCloseTo(expected, 4));
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
+    });
+  });
+
+  it('gives the same vector for a text alone or inside a padded batch', async () => {
+    const [alone] = await embedder.embed(['Where does she work now?']);
+    const batch = await embedder.embed(['hi', 'Where does she work now?', 'A much longer sentence that forces the shorter ones in its batch to be padded.']);
+    expect(cosine(alone, batch[1])).toBeGreaterThan(0.99999);
+    expect(await embedder.embed([])).toEqual([]);
+  });
+
+  it('places paraphrases near each other and unrelated text far away', async () => {
+    const [job, question, cat, kitten] = await embedder.embed([
+      'I started a new job at Google last week',
+      'Where does she work now?',
+      'The cat sits on the mat',
+      'A kitten is resting on a rug',
+    ]);
+    expect(cosine(cat, kitten)).toBeGreaterThan(0.5);
+    expect(cosine(job, question)).toBeGreaterThan(cosine(cat, question) + 0.15);
+  });
+
+  it('names the command that builds a missing model', () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'mnemo-no-model-'));
+    try {
+      expect(() => new OnnxEmbedder(empty, 'all-MiniLM-L6-v2', 384)).toThrow(EmbeddingModelMissing);
+      expect(() => new OnnxEmbedder(empty, 'all-MiniLM-L6-v2', 384)).toThrow(/npm run setup:model/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('entity-name embedder', () => {
+  it('compares spelling: an inflected or longer form stays close, a different city does not', async () => {
+    const [caroline, carolines, google, googleInc, paris, london] = await createNameEmbedder().embed(['Caroline', 'Carolines', 'Google', 'Google Inc', 'Paris', 'London']);
+    expect(cosine(caroline, carolines)).toBeGreaterThan(0.8);
+    expect(cosine(google, googleInc)).toBeGreaterThan(0.6);
+    expect(cosine(paris, london)).toBeLessThan(0.2);
+  });
+});
