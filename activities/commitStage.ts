@@ -26,6 +26,26 @@ export function provenance(episode: EpisodeSnapshot): string {
     .join('/');
 }
 
+/**
+ * What concurrent commits must not do at once: create the same entity (keyed by
+ * name, since two episodes may give one new entity different provisional ids)
+ * or decide about the same subject and predicate (the "same statement" check
+ * and contradictions). Entities that are only mentioned are not locked, so the
+ * turns of one speaker commit in parallel.
+ */
+function commitLockKeys(episode: EpisodeSnapshot, entities: ResolvedEntity[], plan: WritePlan): string[] {
+  const scope = `${episode.namespace}:${episode.userId ?? ''}`;
+  const nameOf = new Map(entities.map((e) => [e.id, canonicalKey(e.name)]));
+  const keys = entities.filter((e) => e.isNew).map((e) => `entity:${scope}:${canonicalKey(e.name)}`);
+  for (const f of plan.inserts) keys.push(`fact:${scope}:${nameOf.get(f.subjectId) ?? f.subjectId}:${f.candidate.predicate}`);
+  return [...new Set(keys)].sort();
+}
+
+/** Advisory locks taken in one sorted statement before any row is written: commits cannot deadlock on them. */
+async function lockInOrder(tx: PoolClient, keys: string[]): Promise<void> {
+  if (keys.length) await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys', [keys]);
+}
+
 async function committedIds(tx: PoolClient, episodeId: string): Promise<{ entityIds: string[]; factIds: string[] }> {
   const entities = await tx.query<{ entity_id: string }>('SELECT entity_id FROM entity_episode WHERE episode_id = $1 ORDER BY entity_id', [episodeId]);
   const facts = await tx.query<{ fact_id: string }>('SELECT DISTINCT fact_id FROM fact_episode WHERE episode_id = $1 ORDER BY fact_id', [episodeId]);
@@ -58,7 +78,7 @@ export function createCommitActivities(deps: ActivityDeps) {
         // Embeddings may be a network call: compute them before the transaction opens.
         const newEntities = entities.filter((e) => e.isNew);
         const [entityVectors, insertVectors, refineVectors] = await Promise.all([
-          deps.embedder.embed(newEntities.map((e) => e.name)),
+          deps.nameEmbedder.embed(newEntities.map((e) => e.name)),
           deps.embedder.embed(plan.inserts.map((f) => f.candidate.fact_text)),
           deps.embedder.embed(plan.refinements.map((r) => r.factText)),
         ]);
@@ -82,17 +102,9 @@ export function createCommitActivities(deps: ActivityDeps) {
             await tx.query(`UPDATE episode SET status = 'skipped', error = 'forgotten during extraction', updated_at = now() WHERE id = $1`, [episode.id]);
             return { alreadyCommitted: false, entityIds: [], factIds: [], droppedWrites: 0 };
           }
-          // Serialize commits that touch the same entities (by name: a concurrent episode may
-          // have given the same new entity another provisional id), in a fixed order.
           const auditRows: AuditEntry[] = [];
           const factLinks: Array<{ fact_id: string; relation: string }> = [];
-          // Serialize commits that touch the same entities, all of them and in one order (by name:
-          // a concurrent episode may have given the same new entity another provisional id). Every
-          // row this transaction writes belongs to one of them, so commits cannot deadlock.
-          const lockKeys = [...new Set(entities.map((e) => `${episode.namespace}:${scopeUser}:${canonicalKey(e.name)}`))].sort();
-          if (lockKeys.length) {
-            await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys', [lockKeys]);
-          }
+          await lockInOrder(tx, commitLockKeys(episode, entities, plan));
 
           // Entities: new ones upserted on their live (namespace, scope, type, name) key, in one statement.
           const idMap = new Map<string, string>();
@@ -107,7 +119,7 @@ export function createCommitActivities(deps: ActivityDeps) {
                              last_seen_at = GREATEST(entity.last_seen_at, EXCLUDED.last_seen_at), updated_at = now()
                RETURNING id, type, name_key, (xmax = 0) AS inserted`,
               [
-                episode.namespace, scopeUser, deps.embedder.model, occurredAt,
+                episode.namespace, scopeUser, deps.nameEmbedder.model, occurredAt,
                 JSON.stringify(newEntities.map((e, i) => ({ id: e.id, type: e.type, name: e.name, name_key: canonicalKey(e.name), aliases: e.aliases, properties: userTag(e), embedding: toVectorSql(entityVectors[i]) }))),
               ],
             );
@@ -120,15 +132,26 @@ export function createCommitActivities(deps: ActivityDeps) {
           }
           const known = entities.filter((x) => !x.isNew);
           if (known.length) {
+            // Only rows that change are written (and so locked), in id order. last_seen_at moves in steps
+            // of an hour at least: otherwise every turn of a conversation would rewrite, and queue on,
+            // its speaker's row.
             await tx.query(
-              `UPDATE entity SET aliases = ARRAY(SELECT DISTINCT unnest(entity.aliases || k.aliases)),
+              `WITH k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(id uuid, aliases text[], properties jsonb)),
+                    target AS (
+                      SELECT e.id FROM entity e JOIN k ON k.id = e.id
+                       WHERE NOT (e.aliases @> k.aliases) OR NOT (e.properties @> k.properties) OR e.last_seen_at < $2::timestamptz - interval '1 hour'
+                       ORDER BY e.id FOR UPDATE OF e)
+               UPDATE entity SET aliases = ARRAY(SELECT DISTINCT unnest(entity.aliases || k.aliases)),
                       properties = entity.properties || k.properties,
                       last_seen_at = GREATEST(last_seen_at, $2), updated_at = now()
-                 FROM jsonb_to_recordset($1::jsonb) AS k(id uuid, aliases text[], properties jsonb) WHERE entity.id = k.id`,
+                 FROM k JOIN target ON target.id = k.id WHERE entity.id = k.id`,
               [JSON.stringify(known.map((e) => ({ id: e.id, aliases: e.aliases, properties: userTag(e) }))), occurredAt],
             );
             known.forEach((e) => idMap.set(e.id, e.id));
           }
+          // Existing facts this commit updates, locked up front in id order (no two commits wait on each other in a cycle).
+          const touched = [...new Set([...plan.confirmations, ...plan.refinements, ...plan.invalidations].map((t) => t.factId))].sort();
+          if (touched.length) await tx.query('SELECT id FROM fact WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [touched]);
           const linked = entities.filter((e) => idMap.has(e.id));
           if (linked.length) {
             await tx.query(
