@@ -30,8 +30,10 @@ const SIGNAL_RUNNERS: Record<SignalName, (input: SignalInput) => Promise<RankedL
   temporal: temporalSignal,
 };
 
-/** Signals in the order they run; weight 0 skips a signal's queries entirely. */
-const ORDER: SignalName[] = ['vector', 'keyword', 'graph', 'temporal'];
+/** Signals in the order they run; weight 0 skips a signal's queries entirely. Keyword goes first: it needs no embedding, which is computed meanwhile. */
+const ORDER: SignalName[] = ['keyword', 'vector', 'graph', 'temporal'];
+/** Signals that rank by similarity to the query embedding. */
+const NEEDS_EMBEDDING: SignalName[] = ['vector', 'graph', 'temporal'];
 
 /** Every enabled signal's rankings for one query (what fusion works from; the tuning script caches them). */
 export async function collectSignals(
@@ -41,14 +43,18 @@ export async function collectSignals(
   request: Omit<SearchRequest, 'k' | 'snippetChars'>,
 ): Promise<RankedList[]> {
   const { recipe } = request;
-  const [embedding] = await embedder.embed([request.query]);
+  // The model runs on onnxruntime's own thread while the other signals' queries run in Postgres.
+  const embedding = NEEDS_EMBEDDING.some((s) => recipe.weights[s] > 0)
+    ? embedder.embed([request.query]).then(([v]) => toVectorSql(v))
+    : Promise.reject(new Error('no signal of this recipe embeds the query'));
+  embedding.catch(() => undefined); // awaited by the signals that use it; an early failure elsewhere must not leave it unhandled
   const input: SignalInput = {
     db,
     scope,
     recipe,
     kinds: new Set(request.kinds),
     query: request.query,
-    vector: toVectorSql(embedding),
+    vector: embedding,
     tsquery: keywordTsQuery(request.query),
     window: recipe.weights.temporal > 0 ? parseTimeWindow(request.query, referenceTime(scope)) : null,
   };
