@@ -40,4 +40,37 @@ describe('concurrent extractions of the same knowledge', () => {
       { predicate: 'works_at', confirmation_count: 6, episodes: 6 },
     ]);
   });
+
+  it('commits many turns of one speaker at once, moving last_seen_at only in steps of an hour', async () => {
+    const ns = 'one-speaker';
+    const at = (minutes: number) => new Date(Date.parse('2026-05-01T09:00:00Z') + minutes * 60_000).toISOString();
+    const write = async (items: Array<{ content: string; minutes: number }>) => {
+      const res = await stack.request<{ memories: Array<{ id: string }> }>('POST', '/v1/memories/batch', {
+        memories: items.map((m) => ({ namespace: ns, user_id: 'nadia', speaker: 'Nadia', content: m.content, occurred_at: at(m.minutes) })),
+      });
+      expect(res.status).toBe(202);
+      for (const m of res.body.memories) expect((await waitForStatus(stack, m.id)).status).toBe('extracted');
+    };
+    const lastSeen = async () =>
+      (await stack.deps.pool.query<{ last_seen_at: Date }>(`SELECT last_seen_at FROM entity WHERE namespace = $1 AND name = 'Nadia'`, [ns])).rows.map((r) =>
+        r.last_seen_at.toISOString(),
+      );
+
+    await write([{ content: 'I live in Lisbon.', minutes: 0 }]);
+    expect(await lastSeen()).toEqual([at(0)]);
+    // Ten turns within the hour, extracted concurrently: the speaker's row is not rewritten by each.
+    await write(Array.from({ length: 10 }, (_, i) => ({ content: ['I love jazz.', 'I work at Globex.', 'My sister is Ana.', 'I drive a Volvo.', 'I play chess.'][i % 5], minutes: 5 + i })));
+    expect(await lastSeen()).toEqual([at(0)]);
+    await write([{ content: 'I play the cello.', minutes: 150 }]);
+    expect(await lastSeen()).toEqual([at(150)]);
+
+    const facts = await stack.deps.pool.query<{ fact_text: string; n: number }>(
+      `SELECT f.fact_text, count(*)::int AS n FROM fact f JOIN entity s ON s.id = f.subject_id
+        WHERE f.namespace = $1 AND s.name = 'Nadia' AND f.invalid_at IS NULL GROUP BY 1`,
+      [ns],
+    );
+    // Each statement once, however many turns repeated it at the same time.
+    expect(facts.rows.length).toBeGreaterThanOrEqual(4);
+    expect(facts.rows.every((r) => r.n === 1)).toBe(true);
+  });
 });
