@@ -139,9 +139,12 @@ describe('POST /v1/search', () => {
     const { body } = await search({ query: 'Stefan welding engineer at Premex', kinds: ['episodes'], recipe: 'hybrid' });
     expect(body.results[0].id).toBe(ids.welding);
     expect(body.results[0].matched_by).toEqual(expect.arrayContaining(['vector', 'keyword', 'graph']));
-    // The tuned default leaves the (lexical) local embedder out.
+    // The tuned default fuses the vector signal too (at a small weight).
     const tuned = await search({ query: 'Stefan welding engineer at Premex', kinds: ['episodes'] });
-    expect(tuned.body.results[0]).toMatchObject({ id: ids.welding, matched_by: ['keyword', 'graph'] });
+    expect(tuned.body.results[0]).toMatchObject({ id: ids.welding, matched_by: ['keyword', 'vector', 'graph'] });
+    // keyword_only is what it says.
+    const keywordOnly = await search({ query: 'Stefan welding engineer at Premex', kinds: ['episodes'], recipe: 'keyword_only' });
+    expect(keywordOnly.body.results[0]).toMatchObject({ id: ids.welding, matched_by: ['keyword'] });
   });
 
   it('as_of: facts valid at that instant, as recorded now', async () => {
