@@ -32,8 +32,6 @@ const SIGNAL_RUNNERS: Record<SignalName, (input: SignalInput) => Promise<RankedL
 
 /** Signals in the order they run; weight 0 skips a signal's queries entirely. Keyword goes first: it needs no embedding, which is computed meanwhile. */
 const ORDER: SignalName[] = ['keyword', 'vector', 'graph', 'temporal'];
-/** Signals that rank by similarity to the query embedding. */
-const NEEDS_EMBEDDING: SignalName[] = ['vector', 'graph', 'temporal'];
 
 /** Every enabled signal's rankings for one query (what fusion works from; the tuning script caches them). */
 export async function collectSignals(
@@ -43,18 +41,18 @@ export async function collectSignals(
   request: Omit<SearchRequest, 'k' | 'snippetChars'>,
 ): Promise<RankedList[]> {
   const { recipe } = request;
-  // The model runs on onnxruntime's own thread while the other signals' queries run in Postgres.
-  const embedding = NEEDS_EMBEDDING.some((s) => recipe.weights[s] > 0)
-    ? embedder.embed([request.query]).then(([v]) => toVectorSql(v))
-    : Promise.reject(new Error('no signal of this recipe embeds the query'));
-  embedding.catch(() => undefined); // awaited by the signals that use it; an early failure elsewhere must not leave it unhandled
+  // Embedded on first use; when the vector signal is on, right away, so that the model runs on
+  // onnxruntime's own thread while the keyword query runs in Postgres.
+  let embedding: Promise<string> | undefined;
+  const vector = () => (embedding ??= embedder.embed([request.query]).then(([v]) => toVectorSql(v)));
+  if (recipe.weights.vector > 0) vector().catch(() => undefined); // awaited by the vector signal
   const input: SignalInput = {
     db,
     scope,
     recipe,
     kinds: new Set(request.kinds),
     query: request.query,
-    vector: embedding,
+    vector,
     tsquery: keywordTsQuery(request.query),
     window: recipe.weights.temporal > 0 ? parseTimeWindow(request.query, referenceTime(scope)) : null,
   };

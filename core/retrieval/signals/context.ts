@@ -11,8 +11,8 @@ export interface SignalInput {
   recipe: Recipe;
   kinds: ReadonlySet<ResultKind>;
   query: string;
-  /** pgvector text of the query embedding (computed while the other signals run; only the vector signal awaits it). */
-  vector: Promise<string>;
+  /** pgvector text of the query embedding, computed once on first use (a query without a named time or entity may need none). */
+  vector: () => Promise<string>;
   /** OR tsquery text, null when the query has no searchable word. */
   tsquery: string | null;
   window: TimeWindow | null;

@@ -48,7 +48,7 @@ export async function graphSignal(input: SignalInput): Promise<RankedList[]> {
     const p = new SqlParams();
     const ids = `${p.add([...frontier.keys()])}::uuid[]`;
     const { rows } = await db.query<EdgeRow>(
-      `SELECT f.id, f.subject_id, f.object_id, f.embedding <=> ${p.add(await input.vector)}::vector AS distance
+      `SELECT f.id, f.subject_id, f.object_id, f.embedding <=> ${p.add(await input.vector())}::vector AS distance
        FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
        WHERE ${factFilter(p, scope)} AND (f.subject_id = ANY(${ids}) OR f.object_id = ANY(${ids}))
          AND ${live('s')} AND (o.id IS NULL OR ${live('o')})
@@ -91,7 +91,7 @@ export async function graphSignal(input: SignalInput): Promise<RankedList[]> {
             linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN seed ON seed.id = ee.entity_id ${speakerBranch}),
             best AS (SELECT id, max(score) AS score FROM linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})
        SELECT e.id, best.score * (coalesce((SELECT sum(t.idf) FROM terms_episode t WHERE e.content_tsv @@ t.tq), 0)
-                                  + ${LAMBDA} * (1 - coalesce(e.embedding <=> ${p.add(await input.vector)}::vector, 1))) AS score
+                                  + ${LAMBDA} * (1 - coalesce(e.embedding <=> ${p.add(await input.vector())}::vector, 1))) AS score
        FROM best JOIN episode e ON e.id = best.id
        WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${p.add(depth)}`,
       p.values,

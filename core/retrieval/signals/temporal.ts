@@ -18,7 +18,7 @@ export async function temporalSignal(input: SignalInput): Promise<RankedList[]> 
   const lengthS = Math.max(DAY_S, (window.end.getTime() - window.start.getTime()) / 1000);
   const padMs = lengthS * 1000;
   const p = new SqlParams();
-  const q = `${p.add(await input.vector)}::vector`;
+  const q = `${p.add(await input.vector())}::vector`;
   const start = `${p.add(window.start)}::timestamptz`;
   const end = `${p.add(window.end)}::timestamptz`;
   const len = p.add(lengthS);

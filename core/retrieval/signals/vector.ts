@@ -26,7 +26,7 @@ export async function vectorSignal(input: SignalInput): Promise<RankedList[]> {
   const depth = input.recipe.depths.vector;
   if (depth === 0) return [];
   const p = new SqlParams();
-  const q = `${p.add(await input.vector)}::vector`;
+  const q = `${p.add(await input.vector())}::vector`;
   const limit = p.add(depth);
   const branches: string[] = [];
   if (input.kinds.has('episode')) branches.push(nearest('episode', episodeFilter(p, input.scope), q, limit, narrow(input.scope)));
