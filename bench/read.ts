@@ -1,16 +1,13 @@
 // npm run bench:read -- --size 100000 [--users 300] [--duration 20] [--connections 8] [--reuse]
 //
 // Fills one namespace with N generated episodes (several hundred users, their
-// entities and facts) by bulk SQL, starts the API in this process and drives
+// entities and facts) by bulk SQL, starts the API in its own process and drives
 // GET /v1/context and POST /v1/search with autocannon; prints and writes
 // bench/results/read.json (and read-<size>.json) plus the EXPLAIN ANALYZE of
 // the slowest statement of the read path (read-explain-<size>.txt).
 import { writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createApp } from '../api/app.js';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
 import type { Queryable } from '../core/db/pool.js';
@@ -18,7 +15,7 @@ import { buildContext } from '../core/retrieval/context.js';
 import { resolveRecipe } from '../core/retrieval/recipes.js';
 import { runSearch } from '../core/retrieval/search.js';
 import { withReadClient } from '../core/retrieval/sql.js';
-import { parseArgs, ROOT, writeResult } from './support/benchStack.js';
+import { parseArgs, ROOT, startApiProcess, writeResult } from './support/benchStack.js';
 import { benchQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
 import { loadCorpus } from './lib/bulkLoad.js';
@@ -111,10 +108,9 @@ async function main() {
     log(`loaded in ${report.seconds.toFixed(1)} s: ${report.episodes} episodes, ${report.entities} entities, ${report.facts} facts`);
   } else log(`reusing ${size} episodes already in ${databaseUrl}`);
 
-  const server: Server = await new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Reads need no Temporal: the address is never dialled.
+  const api = await startApiProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY });
+  const url = api.url;
   const users = corpus.users;
   const contextRequest = (r: Random) => {
     const user: CorpusUser = r.pick(users);
@@ -189,7 +185,7 @@ async function main() {
   console.log(JSON.stringify(result, null, 2));
   writeResult('read', result);
   writeResult(`read-${size}`, result);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.stop();
   await deps.close();
 }
 

@@ -83,6 +83,18 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The API alone in its own process (`api/main.ts`, as `npm run api` runs it), so a load generator in this process does not share its event loop. */
+export async function startApiProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const logDir = path.join(ROOT, 'bench/results/logs');
+  mkdirSync(logDir, { recursive: true });
+  const child = spawnService('api/main.ts', { LOG_LEVEL: 'warn', ...env, PORT: String(port) }, path.join(logDir, 'api.log'));
+  process.once('exit', () => child.exitCode === null && child.kill('SIGKILL'));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`, 60_000);
+  return { url, stop: () => stopChild(child) };
+}
+
 export async function startBenchStack(options: { database: string; env?: Record<string, string>; workers?: number }): Promise<BenchStack> {
   const databaseUrl = await freshBenchDatabase(options.database);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-'));
