@@ -60,7 +60,7 @@ function stopAll(): Promise<void> {
 
 /** The all-in-one start needs nothing prepared: the first start builds the local embedding model. */
 function ensureEmbeddingModel(): void {
-  if (config.EMBEDDING_PROVIDER !== 'local' || embeddingModelPresent(config.embeddingModelDir)) return;
+  if (config.EMBEDDING_PROVIDER !== 'local' || embeddingModelPresent(config.embeddingModelDir, config.embeddingModel)) return;
   const script = new URL('./model/install-model.sh', import.meta.url).pathname;
   const built = spawnSync('bash', [script], { stdio: 'inherit', env: { ...process.env, EMBEDDING_MODEL_DIR: config.embeddingModelDir } });
   if (built.status !== 0) throw new Error('building the local embedding model failed (see above); set EMBEDDING_PROVIDER=hash to start without it');

@@ -51,12 +51,13 @@ describe('config', () => {
 
     it('derives an absolute data folder and the local embedding model name and folder', () => {
       expect(config.dataDir).toBe(path.resolve('./.mnemo'));
-      expect(config.embeddingModel).toBe('all-MiniLM-L6-v2');
+      expect(config.embeddingModel).toBe('all-MiniLM-L6-v2-int8');
+      expect(loadConfig({ EMBEDDING_MODEL: 'all-MiniLM-L6-v2' }).embeddingModel).toBe('all-MiniLM-L6-v2');
       expect(config.embeddingModelDir).toBe(DEFAULT_EMBEDDING_MODEL_DIR);
       expect(loadConfig({ EMBEDDING_MODEL_DIR: 'models/minilm' }).embeddingModelDir).toBe(path.resolve('models/minilm'));
       expect(loadConfig({ EMBEDDING_PROVIDER: 'hash' }).embeddingModel).toBe(`mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`);
       expect(loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test' }).embeddingModel).toBe('text-embedding-3-small');
-      expect(loadConfig({ EMBEDDING_MODEL: 'my-model' }).embeddingModel).toBe('my-model');
+      expect(loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', EMBEDDING_MODEL: 'my-model' }).embeddingModel).toBe('my-model');
     });
 
     it('treats empty optional values as unset', () => {
@@ -66,7 +67,7 @@ describe('config', () => {
       expect(c.TEMPORAL_ADDRESS).toBeUndefined();
       expect(c.MNEMO_API_KEY).toBeUndefined();
       expect(c.OPENAI_BASE_URL).toBeUndefined();
-      expect(c.embeddingModel).toBe('all-MiniLM-L6-v2');
+      expect(c.embeddingModel).toBe('all-MiniLM-L6-v2-int8');
     });
   });
 
@@ -161,6 +162,11 @@ describe('config', () => {
       ]);
       expect(problems({ LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-x' })).toEqual([]);
       expect(problems({ LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toEqual([]);
+    });
+
+    it('accepts only the local model variants for EMBEDDING_PROVIDER=local', () => {
+      expect(problems({ EMBEDDING_MODEL: 'my-model' })).toEqual(['EMBEDDING_MODEL: with EMBEDDING_PROVIDER=local must be one of: all-MiniLM-L6-v2-int8, all-MiniLM-L6-v2']);
+      expect(problems({ EMBEDDING_MODEL: 'all-MiniLM-L6-v2' })).toEqual([]);
     });
   });
 });

@@ -60,6 +60,32 @@ describe('local embedding model (all-MiniLM-L6-v2, ONNX)', () => {
   });
 });
 
+describe('local embedding model, int8 (the default)', () => {
+  const fp32 = new OnnxEmbedder(modelDir, 'all-MiniLM-L6-v2', 384);
+  const int8 = new OnnxEmbedder(modelDir, 'all-MiniLM-L6-v2-int8', 384);
+
+  it('stays close to the full-precision model and keeps its neighbourhoods', async () => {
+    const texts = REFERENCE.map(([text]) => text);
+    const [exact, quantized] = await Promise.all([fp32.embed(texts), int8.embed(texts)]);
+    quantized.forEach((vector, i) => {
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
+      expect(cosine(vector, exact[i])).toBeGreaterThan(0.9);
+    });
+    const [job, question, cat, kitten] = await int8.embed([
+      'I started a new job at Google last week',
+      'Where does she work now?',
+      'The cat sits on the mat',
+      'A kitten is resting on a rug',
+    ]);
+    expect(cosine(cat, kitten)).toBeGreaterThan(0.5);
+    expect(cosine(job, question)).toBeGreaterThan(cosine(cat, question) + 0.15);
+  });
+
+  it('refuses a model name it has no file for', () => {
+    expect(() => new OnnxEmbedder(modelDir, 'all-mpnet-base-v2', 384)).toThrow(/one of: all-MiniLM-L6-v2-int8, all-MiniLM-L6-v2/);
+  });
+});
+
 describe('entity-name embedder', () => {
   it('compares spelling: an inflected or longer form stays close, a different city does not', async () => {
     const [caroline, carolines, google, googleInc, paris, london] = await createNameEmbedder().embed(['Caroline', 'Carolines', 'Google', 'Google Inc', 'Paris', 'London']);

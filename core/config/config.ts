@@ -84,7 +84,10 @@ export interface Config extends RawConfig {
 /** Shared by every checkout and data folder of this user: the model is built once. */
 export const DEFAULT_EMBEDDING_MODEL_DIR = path.join(os.homedir(), '.cache', 'mnemo', 'models', 'all-MiniLM-L6-v2');
 
-const DEFAULT_EMBEDDING_MODELS = { local: 'all-MiniLM-L6-v2', hash: `mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`, openai: 'text-embedding-3-small' } as const;
+/** The local model's variants (see core/embedding/onnxModel.ts); the first is the default. */
+export const LOCAL_EMBEDDING_MODELS = ['all-MiniLM-L6-v2-int8', 'all-MiniLM-L6-v2'] as const;
+
+const DEFAULT_EMBEDDING_MODELS = { local: LOCAL_EMBEDDING_MODELS[0], hash: `mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`, openai: 'text-embedding-3-small' } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -104,6 +107,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = result.data;
   if (raw.LLM_PROVIDER === 'openai' && !raw.OPENAI_BASE_URL && !raw.OPENAI_API_KEY) {
     throw new ConfigError(['OPENAI_API_KEY: required when LLM_PROVIDER=openai (or set OPENAI_BASE_URL to a local endpoint)']);
+  }
+  if (raw.EMBEDDING_PROVIDER === 'local' && raw.EMBEDDING_MODEL && !(LOCAL_EMBEDDING_MODELS as readonly string[]).includes(raw.EMBEDDING_MODEL)) {
+    throw new ConfigError([`EMBEDDING_MODEL: with EMBEDDING_PROVIDER=local must be one of: ${LOCAL_EMBEDDING_MODELS.join(', ')}`]);
   }
   return {
     ...raw,
