@@ -30,14 +30,15 @@ const base = {
 const off = { vector: 0, keyword: 0, graph: 0, temporal: 0 };
 
 /**
- * `default` is what bench/tune-recipe.ts found on REALTALK with the local
- * model, all-MiniLM-L6-v2 (bench/results/tune-recipe.json): there the rarity-
- * weighted keyword signal finds most of what the model finds, so vector
- * neighbours enter at a small weight and depth (recall@10 +2 points on the
- * tuning half, even on the holdout half; heavier vector weights did better on
- * the tuning half and worse on the holdout). Graph and temporal rank their
- * candidates by similarity to the query embedding too. With a stronger
- * embedder (EMBEDDING_PROVIDER=openai) try `hybrid`, or re-run the tuning script.
+ * `default` comes from bench/tune-recipe.ts on REALTALK with the local model
+ * (all-MiniLM-L6-v2): the rarity-weighted keyword signal finds most of what
+ * the model finds, so vector neighbours enter at a small weight and depth
+ * (+2 recall@10 points on the tuning half, even on the holdout). Later runs
+ * (bench/results/tune-recipe.json) keep proposing heavier vector and graph
+ * weights that gain about 1 point on the tuning half and lose about 0.6 on the
+ * holdout, so the default stays. Graph and temporal rank their candidates by
+ * similarity to the query embedding too. With a stronger embedder
+ * (EMBEDDING_PROVIDER=openai) try `hybrid`, or re-run the tuning script.
  */
 const TUNED_WEIGHTS = { vector: 0.25, keyword: 2, graph: 0.5, temporal: 2 };
 
