@@ -233,6 +233,9 @@ export function createCommitActivities(deps: ActivityDeps) {
           }
 
           for (const inv of plan.invalidations) {
+            // The superseding statement turned out to be this very fact (committed meanwhile by a
+            // concurrent episode, and confirmed above): nothing is superseded.
+            if (factId(inv.invalidatedBy) === inv.factId) continue;
             const { rowCount } = await tx.query(
               `UPDATE fact SET invalid_at = $2, invalidated_by = $3, expired_at = now(), updated_at = now()
                 WHERE id = $1 AND invalid_at IS NULL`,
