@@ -34,9 +34,9 @@ const off = { vector: 0, keyword: 0, graph: 0, temporal: 0 };
  * (all-MiniLM-L6-v2): the rarity-weighted keyword signal finds most of what
  * the model finds, so vector neighbours enter at a small weight and depth
  * (+2 recall@10 points on the tuning half, even on the holdout). Later runs
- * (bench/results/tune-recipe.json) keep proposing heavier vector and graph
- * weights that gain about 1 point on the tuning half and lose about 0.6 on the
- * holdout, so the default stays. Graph and temporal rank their candidates by
+ * (bench/results/tune-recipe.json) keep proposing heavier vector (and graph)
+ * weights that gain about 1 point on the tuning half and lose 0.6 to 3 points
+ * on the holdout, so the default stays. Graph and temporal rank their candidates by
  * similarity to the query embedding too. With a stronger embedder
  * (EMBEDDING_PROVIDER=openai) try `hybrid`, or re-run the tuning script.
  */
