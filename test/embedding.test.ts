@@ -19,6 +19,17 @@ const REFERENCE: Array<[string, number[]]> = [
   ['Kate said her trip to Paris in 2023 was amazing, '.repeat(30), [-0.00362, -0.10103, 0.07487, -0.01898, 0.00171, 0.02154, 0.01164, -0.01155]],
 ];
 
+async function expectMeaningfulNeighbours(embedder: OnnxEmbedder): Promise<void> {
+  const [job, question, cat, kitten] = await embedder.embed([
+    'I started a new job at Google last week',
+    'Where does she work now?',
+    'The cat sits on the mat',
+    'A kitten is resting on a rug',
+  ]);
+  expect(cosine(cat, kitten)).toBeGreaterThan(0.5);
+  expect(cosine(job, question)).toBeGreaterThan(cosine(cat, question) + 0.15);
+}
+
 describe('local embedding model (all-MiniLM-L6-v2, ONNX)', () => {
   const embedder = new OnnxEmbedder(modelDir, 'all-MiniLM-L6-v2', 384);
 
@@ -39,14 +50,7 @@ describe('local embedding model (all-MiniLM-L6-v2, ONNX)', () => {
   });
 
   it('places paraphrases near each other and unrelated text far away', async () => {
-    const [job, question, cat, kitten] = await embedder.embed([
-      'I started a new job at Google last week',
-      'Where does she work now?',
-      'The cat sits on the mat',
-      'A kitten is resting on a rug',
-    ]);
-    expect(cosine(cat, kitten)).toBeGreaterThan(0.5);
-    expect(cosine(job, question)).toBeGreaterThan(cosine(cat, question) + 0.15);
+    await expectMeaningfulNeighbours(embedder);
   });
 
   it('names the command that builds a missing model', () => {
@@ -71,14 +75,7 @@ describe('local embedding model, int8 (the default)', () => {
       expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
       expect(cosine(vector, exact[i])).toBeGreaterThan(0.9);
     });
-    const [job, question, cat, kitten] = await int8.embed([
-      'I started a new job at Google last week',
-      'Where does she work now?',
-      'The cat sits on the mat',
-      'A kitten is resting on a rug',
-    ]);
-    expect(cosine(cat, kitten)).toBeGreaterThan(0.5);
-    expect(cosine(job, question)).toBeGreaterThan(cosine(cat, question) + 0.15);
+    await expectMeaningfulNeighbours(int8);
   });
 
   it('refuses a model name it has no file for', () => {
