@@ -41,8 +41,8 @@ export async function collectSignals(
   request: Omit<SearchRequest, 'k' | 'snippetChars'>,
 ): Promise<RankedList[]> {
   const { recipe } = request;
-  // Embedded on first use; when the vector signal is on, right away, so that the model runs on
-  // onnxruntime's own thread while the keyword query runs in Postgres.
+  // Embedded on first use; when the vector signal is on, right away: the keyword query is sent
+  // first, and Postgres executes it while the model runs here.
   let embedding: Promise<string> | undefined;
   const vector = () => (embedding ??= embedder.embed([request.query]).then(([v]) => toVectorSql(v)));
   if (recipe.weights.vector > 0) vector().catch(() => undefined); // awaited by the vector signal
