@@ -86,8 +86,11 @@ export const DEFAULT_EMBEDDING_MODEL_DIR = path.join(os.homedir(), '.cache', 'mn
 
 /** The local model's variants (see core/embedding/onnxModel.ts); the first is the default. */
 export const LOCAL_EMBEDDING_MODELS = ['all-MiniLM-L6-v2-int8', 'all-MiniLM-L6-v2'] as const;
+export type LocalEmbeddingModel = (typeof LOCAL_EMBEDDING_MODELS)[number];
+/** The feature-hashing embedder's name (EMBEDDING_PROVIDER=hash, and always for entity names). */
+export const HASH_EMBEDDING_MODEL = `mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`;
 
-const DEFAULT_EMBEDDING_MODELS = { local: LOCAL_EMBEDDING_MODELS[0], hash: `mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`, openai: 'text-embedding-3-small' } as const;
+const DEFAULT_EMBEDDING_MODELS = { local: LOCAL_EMBEDDING_MODELS[0], hash: HASH_EMBEDDING_MODEL, openai: 'text-embedding-3-small' } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

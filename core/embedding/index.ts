@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { SCHEMA_EMBEDDING_DIM } from '../config/config.js';
+import { HASH_EMBEDDING_MODEL, SCHEMA_EMBEDDING_DIM } from '../config/config.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
 import { HashingEmbedder } from './hashing.js';
 import { OnnxEmbedder } from './onnxModel.js';
@@ -17,9 +17,7 @@ export function createEmbedder(config: Config): EmbeddingProvider {
   }
 }
 
-export const NAME_EMBEDDING_MODEL = `mnemo-hash-${SCHEMA_EMBEDDING_DIM}-v1`;
-
 /** Embeds entity names for resolution, whatever the text embedder (see HashingEmbedder). */
 export function createNameEmbedder(): EmbeddingProvider {
-  return new HashingEmbedder(SCHEMA_EMBEDDING_DIM, NAME_EMBEDDING_MODEL);
+  return new HashingEmbedder(SCHEMA_EMBEDDING_DIM, HASH_EMBEDDING_MODEL);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import ort from 'onnxruntime-node';
 import { z } from 'zod';
+import { LOCAL_EMBEDDING_MODELS, type LocalEmbeddingModel } from '../config/config.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
 
 /** What scripts/model/build_minilm_onnx.py writes beside model.onnx. */
@@ -20,14 +21,21 @@ export class EmbeddingModelMissing extends Error {
  * twin (weights quantized by onnxruntime) is the default: 2.6x faster per query
  * on this CPU, and recall@10 on REALTALK did not move (57.0 fp32, 57.2 int8).
  */
-export const LOCAL_MODEL_FILES: Record<string, string> = {
+const LOCAL_MODEL_FILES: Record<LocalEmbeddingModel, string> = {
   'all-MiniLM-L6-v2-int8': 'model.int8.onnx',
   'all-MiniLM-L6-v2': 'model.onnx',
 };
 
-export function embeddingModelPresent(dir: string, model = 'all-MiniLM-L6-v2-int8'): boolean {
-  const file = LOCAL_MODEL_FILES[model];
-  return !!file && existsSync(path.join(dir, file)) && existsSync(path.join(dir, 'mnemo-model.json'));
+function isLocalModel(model: string): model is LocalEmbeddingModel {
+  return (LOCAL_EMBEDDING_MODELS as readonly string[]).includes(model);
+}
+
+export function embeddingModelPresent(dir: string, model: string = LOCAL_EMBEDDING_MODELS[0]): boolean {
+  return isLocalModel(model) && existsSync(path.join(dir, LOCAL_MODEL_FILES[model])) && existsSync(path.join(dir, 'mnemo-model.json'));
+}
+
+function readJson(dir: string, file: string): object {
+  return JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as object;
 }
 
 /** Texts per forward pass. Measured on chat turns (2 cores): 6 ms/text in batches of 8, 12.5 ms in batches of 32 (bigger matrices, more padding). */
@@ -36,7 +44,6 @@ const BATCH_SIZE = 8;
 interface Loaded {
   session: ort.InferenceSession;
   tokenizer: Tokenizer;
-  maxTokens: number;
 }
 
 /**
@@ -47,6 +54,8 @@ interface Loaded {
  */
 export class OnnxEmbedder implements EmbeddingProvider {
   readonly dim: number;
+  private readonly file: string;
+  private readonly maxTokens: number;
   private loading: Promise<Loaded> | null = null;
 
   constructor(
@@ -54,24 +63,24 @@ export class OnnxEmbedder implements EmbeddingProvider {
     readonly model: string,
     dim: number,
   ) {
-    if (!(model in LOCAL_MODEL_FILES)) throw new Error(`Unknown local embedding model ${model}; one of: ${Object.keys(LOCAL_MODEL_FILES).join(', ')}`);
+    if (!isLocalModel(model)) throw new Error(`Unknown local embedding model ${model}; one of: ${LOCAL_EMBEDDING_MODELS.join(', ')}`);
     if (!embeddingModelPresent(dir, model)) throw new EmbeddingModelMissing(dir);
-    const manifest = modelManifest.parse(JSON.parse(readFileSync(path.join(dir, 'mnemo-model.json'), 'utf8')));
+    const manifest = modelManifest.parse(readJson(dir, 'mnemo-model.json'));
     if (manifest.dim !== dim) throw new Error(`The model in ${dir} makes ${manifest.dim}-wide vectors; the schema needs ${dim}`);
     this.dim = dim;
+    this.file = LOCAL_MODEL_FILES[model];
+    this.maxTokens = manifest.max_seq_length;
   }
 
   private load(): Promise<Loaded> {
     this.loading ??= (async () => {
-      const read = (file: string) => JSON.parse(readFileSync(path.join(this.dir, file), 'utf8')) as object;
-      const manifest = modelManifest.parse(read('mnemo-model.json'));
-      const tokenizer = new Tokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
-      const session = await ort.InferenceSession.create(path.join(this.dir, LOCAL_MODEL_FILES[this.model]), {
+      const tokenizer = new Tokenizer(readJson(this.dir, 'tokenizer.json'), readJson(this.dir, 'tokenizer_config.json'));
+      const session = await ort.InferenceSession.create(path.join(this.dir, this.file), {
         intraOpNumThreads: 1,
         interOpNumThreads: 1,
         graphOptimizationLevel: 'all',
       });
-      return { session, tokenizer, maxTokens: manifest.max_seq_length };
+      return { session, tokenizer };
     })();
     return this.loading;
   }
@@ -93,9 +102,9 @@ export class OnnxEmbedder implements EmbeddingProvider {
 
   private tokenize(loaded: Loaded, text: string): number[] {
     const ids = loaded.tokenizer.encode(text).ids;
-    if (ids.length <= loaded.maxTokens) return ids;
+    if (ids.length <= this.maxTokens) return ids;
     // Keep [CLS] … [SEP]: truncate the middle tokens, as sentence-transformers does.
-    return [...ids.slice(0, loaded.maxTokens - 1), ids[ids.length - 1]];
+    return [...ids.slice(0, this.maxTokens - 1), ids[ids.length - 1]];
   }
 
   private async run(loaded: Loaded, batch: number[][]): Promise<number[][]> {

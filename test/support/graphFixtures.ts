@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createApp } from '../../api/app.js';
 import { buildDeps, type BuiltDeps } from '../../core/buildDeps.js';
-import { loadConfig } from '../../core/config/config.js';
+import { HASH_EMBEDDING_MODEL, loadConfig, SCHEMA_EMBEDDING_DIM } from '../../core/config/config.js';
 import { toVectorSql } from '../../core/db/pool.js';
 import { nameKey } from '../../core/domain/canonical.js';
 import type { DecayClass, EntityType, MemoryKind, PredicateFamily } from '../../core/domain/types.js';
@@ -16,7 +16,7 @@ import { testTemporalAddress } from './temporal.js';
  * facts and provenance with real local-embedder vectors, so retrieval runs on
  * exactly the rows a test describes (no extraction involved).
  */
-export const embedder = new HashingEmbedder(384, 'mnemo-hash-384-v1');
+export const embedder = new HashingEmbedder(SCHEMA_EMBEDDING_DIM, HASH_EMBEDDING_MODEL);
 const vec = (text: string) => toVectorSql(embedder.embedOne(text));
 
 type Db = Pick<pg.Pool, 'query'>;
