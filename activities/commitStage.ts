@@ -216,7 +216,7 @@ export function createCommitActivities(deps: ActivityDeps) {
 
           for (const [i, r] of plan.refinements.entries()) {
             const { rows } = await tx.query<{ fact_text: string; value: string | null; object_id: string | null; confidence: number }>(
-              'SELECT fact_text, value, object_id, confidence FROM fact WHERE id = $1 FOR UPDATE',
+              'SELECT fact_text, value, object_id, confidence FROM fact WHERE id = $1', // locked above, with the other touched facts
               [r.factId],
             );
             const before = rows[0];
