@@ -100,22 +100,19 @@ export async function startBenchStack(options: { database: string; env?: Record<
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-'));
   const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', TEMPORAL_UI_PORT: String(await freePort()) });
   const services: EmbeddedServices = await startEmbeddedServices(config, createLogger(config));
-  const port = await freePort();
   const logDir = path.join(ROOT, 'bench/results/logs');
-  mkdirSync(logDir, { recursive: true });
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: services.config.TEMPORAL_ADDRESS,
     MNEMO_API_KEY: BENCH_KEY,
     LOG_LEVEL: 'warn',
-    PORT: String(port),
     ...options.env,
   };
-  const children: ChildProcess[] = [spawnService('api/main.ts', env, path.join(logDir, 'api.log'))];
-  // If the benchmark dies, do not leave API or worker processes behind.
-  process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
-  const apiUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${apiUrl}/healthz`, 60_000);
+  const api = await startApiProcess(env);
+  const apiUrl = api.url;
+  const workers: ChildProcess[] = [];
+  // If the benchmark dies, do not leave worker processes behind.
+  process.once('exit', () => workers.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
   const stack: BenchStack = {
     databaseUrl,
     temporalAddress: services.config.TEMPORAL_ADDRESS,
@@ -123,13 +120,13 @@ export async function startBenchStack(options: { database: string; env?: Record<
     env,
     async startWorkers(count, extraEnv = {}) {
       const started = Array.from({ length: count }, (_, i) =>
-        spawnService('workers/main.ts', { ...env, ...extraEnv }, path.join(logDir, `worker-${children.length + i}.log`)),
+        spawnService('workers/main.ts', { ...env, ...extraEnv }, path.join(logDir, `worker-${workers.length + 1 + i}.log`)),
       );
-      children.push(...started);
+      workers.push(...started);
       return started;
     },
     async stop() {
-      await Promise.all(children.map(stopChild));
+      await Promise.all([api.stop(), ...workers.map(stopChild)]);
       await services.stop();
     },
   };
