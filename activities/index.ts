@@ -3,6 +3,7 @@ import type { ActivityDeps } from './deps.js';
 import { createLifecycleActivities } from './episodeLifecycle.js';
 import { createExtractionActivities } from './extractionStages.js';
 import { createFactActivities } from './factStages.js';
+import { createMaintenanceActivities } from './maintenance.js';
 import { createReconcileActivities } from './reconcile.js';
 
 export type { ActivityDeps };
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createFactActivities(deps),
     ...createCommitActivities(deps),
     ...createReconcileActivities(deps),
+    ...createMaintenanceActivities(deps),
   };
 }
 

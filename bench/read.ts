@@ -142,14 +142,14 @@ async function main() {
   for (let i = 0; i < 40; i++) {
     const user = r.pick(users);
     const scope = { namespace, userId: i % 2 ? user.id : undefined, now: new Date(), includeForgotten: false };
-    await withReadClient(deps.pool, async (db) => {
+    await withReadClient(deps.readPool, async (db) => {
       const rec = recording(db, statements);
       if (i % 4 === 0) await buildContext(rec, deps.embedder, { ...scope, userId: user.id }, { query: benchQuery(r, user), maxTokens: 1000, recipe: resolveRecipe('context') });
       else await runSearch(rec, deps.embedder, scope, { query: benchQuery(r, user), k: 10, kinds: ['episode', 'fact', 'entity'], recipe: resolveRecipe('default') });
     });
   }
   const slowest = statements.sort((a, b) => b.ms - a.ms)[0];
-  const plan = await withReadClient(deps.pool, (db) => db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${slowest.text}`, slowest.values));
+  const plan = await withReadClient(deps.readPool, (db) => db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${slowest.text}`, slowest.values));
   const explainFile = path.join(ROOT, `bench/results/read-explain-${size}.txt`);
   writeFileSync(
     explainFile,

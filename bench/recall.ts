@@ -21,6 +21,7 @@ import { freePort } from '../core/embedded/ports.js';
 import { startEmbeddedServices } from '../core/embedded/stack.js';
 import { createLogger } from '../core/logger.js';
 import { RECIPES } from '../core/retrieval/recipes.js';
+import { refreshTermStats } from '../core/retrieval/termStats.js';
 import type { SearchResult } from '../core/retrieval/types.js';
 import { startWorker } from '../workers/runtime.js';
 import { parseArgs, writeResult } from './support/benchStack.js';
@@ -81,8 +82,9 @@ async function main() {
         await worker.shutdown();
       }
     } else log(`reusing ${ingested.turnOf.size} ingested turns (${ingested.failed} failed extraction)`);
-    // Fresh statistics, as autovacuum would keep them in production: the keyword signal weighs terms by them.
+    // Fresh statistics, as autovacuum and the search-stats schedule would keep them in production: the keyword signal weighs terms by them.
     await deps.pool.query('ANALYZE episode; ANALYZE fact; ANALYZE entity');
+    await refreshTermStats(deps.pool);
     const { rows: graph } = await deps.pool.query<{ entities: number; facts: number }>(
       `SELECT (SELECT count(*)::int FROM entity WHERE namespace LIKE 'recall.%') AS entities, (SELECT count(*)::int FROM fact WHERE namespace LIKE 'recall.%') AS facts`,
     );

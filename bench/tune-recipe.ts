@@ -84,7 +84,7 @@ async function main() {
       if (!evidence.size) continue;
       const graph = new Map<string, RankedList[]>();
       let base: RankedList[] = [];
-      await withReadClient(deps.pool, async (db) => {
+      await withReadClient(deps.readPool, async (db) => {
         const all = await collectSignals(db, deps.embedder, scope, { query: q.question, kinds: ['episode', 'fact'], recipe: full(GRAPH_VARIANTS[0][0], GRAPH_VARIANTS[0][1]) });
         base = all.filter((l) => l.signal !== 'graph');
         graph.set(variantKey(...GRAPH_VARIANTS[0]), all.filter((l) => l.signal === 'graph'));

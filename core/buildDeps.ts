@@ -17,6 +17,9 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
   const pool = overrides.pool ?? createPool(config.DATABASE_URL, config.DB_POOL_MAX);
   // An idle connection dropped by the server (restart, failover) must not crash the process.
   pool.on('error', (err) => logger.warn({ err }, 'idle postgres connection lost'));
+  // Connects only when a read is served: processes without reads (workers) open none.
+  const readPool = overrides.readPool ?? createPool(config.DATABASE_URL, config.DB_POOL_MAX, { readPath: true });
+  readPool.on('error', (err) => logger.warn({ err }, 'idle postgres connection lost'));
   const telemetryPool = overrides.telemetryPool ?? createPool(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)), { asyncCommit: true });
   telemetryPool.on('error', (err) => logger.warn({ err }, 'idle postgres connection lost'));
   const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL);
@@ -27,6 +30,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
     config,
     logger,
     pool,
+    readPool,
     telemetryPool,
     prisma,
     temporal,
@@ -34,7 +38,9 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
     nameEmbedder,
     now: overrides.now ?? (() => new Date()),
     async close() {
-      await Promise.allSettled([pool.end(), telemetryPool.end(), prisma.$disconnect(), temporal.close()]);
+      // An embedder passed in belongs to the caller (tests share one); ours is closed here.
+      const ownEmbedder = overrides.embedder ? undefined : embedder.close?.();
+      await Promise.allSettled([pool.end(), readPool.end(), telemetryPool.end(), prisma.$disconnect(), temporal.close(), ownEmbedder]);
     },
   };
 }

@@ -10,6 +10,8 @@ export interface Deps {
   config: Config;
   logger: Logger;
   pool: Pool;
+  /** Connections of the read path (search, context, entities), with its session settings (see createPool). */
+  readPool: Pool;
   /** Connections with asynchronous commit, for stage runs and derived data (see createPool). */
   telemetryPool: Pool;
   prisma: PrismaClient;

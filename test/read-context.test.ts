@@ -1,6 +1,5 @@
 import { countTokens } from 'gpt-tokenizer';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { insertEntity, insertEpisode, insertFact, startReadApi, type ReadApi } from './support/graphFixtures.js';
+import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'shop';
@@ -25,13 +24,11 @@ interface ErrorBody {
 }
 
 describe('GET|POST /v1/context', () => {
-  let db: TestDatabase;
   let api: ReadApi;
   const ids: Record<string, string> = {};
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await startReadApi(db.url, NOW);
+  useReadApi(NOW, async (started) => {
+    api = started;
     const pool = api.deps.pool;
     const ep = async (key: string, content: string, occurredAt: string, userId = USER) => {
       ids[key] = await insertEpisode(pool, { namespace: NS, userId, content, occurredAt });
@@ -76,10 +73,6 @@ describe('GET|POST /v1/context', () => {
     });
   });
 
-  afterAll(async () => {
-    await api.close();
-    await db.drop();
-  });
 
   const get = (params: Record<string, string>) =>
     api.request<ContextBody & ErrorBody>('GET', `/v1/context?${new URLSearchParams({ namespace: NS, ...params })}`);

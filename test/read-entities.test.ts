@@ -1,6 +1,5 @@
 import { createApiKey } from '../core/auth/apiKeys.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { insertEntity, insertEpisode, insertFact, startReadApi, type ReadApi } from './support/graphFixtures.js';
+import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'graph';
@@ -34,13 +33,11 @@ interface Profile {
 }
 
 describe('entity, neighborhood and profile reads', () => {
-  let db: TestDatabase;
   let api: ReadApi;
   const ids: Record<string, string> = {};
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await startReadApi(db.url, NOW);
+  useReadApi(NOW, async (started) => {
+    api = started;
     const pool = api.deps.pool;
     const ep = await insertEpisode(pool, { namespace: NS, userId: 'u1', content: 'Alice joined Beacon Capital in Boston.', occurredAt: daysAgo(30) });
     ids.ep = ep;
@@ -83,10 +80,6 @@ describe('entity, neighborhood and profile reads', () => {
     await insertFact(pool, { namespace: NS, scopeUser: 'u2', subjectId: ids.otherUser, predicate: 'likes', value: 'golf', family: 'preferences', factText: 'Alice Other likes golf.' });
   });
 
-  afterAll(async () => {
-    await api.close();
-    await db.drop();
-  });
 
   const get = <T>(path: string, key?: string) => api.request<T & { error?: { code: string; details: Array<{ field: string }> } }>('GET', path, undefined, key);
 

@@ -1,7 +1,6 @@
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { fuse } from '../core/retrieval/fusion.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { insertEntity, insertEpisode, insertFact, startReadApi, type ReadApi } from './support/graphFixtures.js';
+import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'acme';
@@ -23,13 +22,11 @@ interface ErrorBody {
 }
 
 describe('POST /v1/search', () => {
-  let db: TestDatabase;
   let api: ReadApi;
   const ids: Record<string, string> = {};
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await startReadApi(db.url, NOW);
+  useReadApi(NOW, async (started) => {
+    api = started;
     const pool = api.deps.pool;
     const ep = (key: string, content: string, occurredAt: string, extra: Record<string, unknown> = {}) =>
       insertEpisode(pool, { namespace: NS, content, occurredAt, userId: 'u1', ...extra }).then((id) => (ids[key] = id));
@@ -75,10 +72,6 @@ describe('POST /v1/search', () => {
     });
   });
 
-  afterAll(async () => {
-    await api.close();
-    await db.drop();
-  });
 
   const search = (body: Record<string, unknown>, key?: string) => api.request<SearchBody & ErrorBody>('POST', '/v1/search', { namespace: NS, ...body }, key);
 

@@ -6,7 +6,7 @@ import { createActivities } from '../activities/index.js';
 import type { Deps } from '../core/deps.js';
 import { createExtractionProvider } from '../core/extraction/index.js';
 import type { ExtractionProvider } from '../core/extraction/types.js';
-import { RECONCILE_SCHEDULE_ID, WORKFLOW_NAMES } from '../core/ingest/contracts.js';
+import { RECONCILE_SCHEDULE_ID, SEARCH_STATS_SCHEDULE_ID, WORKFLOW_NAMES } from '../core/ingest/contracts.js';
 import { withDeadline } from '../core/temporal/client.js';
 
 export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
@@ -72,20 +72,28 @@ const quietBundlerLogger = {
   error: () => undefined,
 };
 
-/** Creates the reconcile schedule (every minute) unless it exists. */
+/** Every schedule the worker owns: id, workflow, interval. */
+const SCHEDULES = [
+  { scheduleId: RECONCILE_SCHEDULE_ID, workflowType: WORKFLOW_NAMES.reconcile, every: '1m' },
+  { scheduleId: SEARCH_STATS_SCHEDULE_ID, workflowType: WORKFLOW_NAMES.refreshSearchStats, every: '5m' },
+] as const;
+
+/** Creates the reconcile (every minute) and search-stats (every 5 minutes) schedules unless they exist. */
 export async function ensureSchedules(deps: Pick<Deps, 'temporal' | 'logger'>): Promise<void> {
-  try {
-    await withDeadline(deps.temporal, 10_000, () =>
-      deps.temporal.client.schedule.create({
-        scheduleId: RECONCILE_SCHEDULE_ID,
-        spec: { intervals: [{ every: '1m' }] },
-        action: { type: 'startWorkflow', workflowType: WORKFLOW_NAMES.reconcile, taskQueue: deps.temporal.taskQueue, args: [] },
-        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1m' },
-      }),
-    );
-    deps.logger.info({ scheduleId: RECONCILE_SCHEDULE_ID }, 'created reconcile schedule');
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  for (const { scheduleId, workflowType, every } of SCHEDULES) {
+    try {
+      await withDeadline(deps.temporal, 10_000, () =>
+        deps.temporal.client.schedule.create({
+          scheduleId,
+          spec: { intervals: [{ every }] },
+          action: { type: 'startWorkflow', workflowType, taskQueue: deps.temporal.taskQueue, args: [] },
+          policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1m' },
+        }),
+      );
+      deps.logger.info({ scheduleId }, 'created schedule');
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { ApplicationFailure, log, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { ingestEpisodeInputSchema, type CommitResult, type IngestEpisodeInput } from '../core/ingest/contracts.js';
+import type { CommitResult } from '../core/ingest/contracts.js';
+import { ingestEpisodeInputSchema, type IngestEpisodeInput } from '../core/ingest/workflowInput.js';
 
 type StageActivities = Pick<
   Activities,

@@ -41,7 +41,7 @@ export function entityRoutes(deps: Deps): Router {
   router.get('/entities', async (req, res) => {
     const q = listQuerySchema.parse(req.query);
     const scope = readScopeOf(req, deps, q);
-    const entities = await withReadClient(deps.pool, (db) => listEntities(db, scope, { q: q.q, type: q.type, limit: q.limit }));
+    const entities = await withReadClient(deps.readPool, (db) => listEntities(db, scope, { q: q.q, type: q.type, limit: q.limit }));
     res.json({ entities });
   });
 
@@ -49,7 +49,7 @@ export function entityRoutes(deps: Deps): Router {
     const { id } = idParams.parse(req.params);
     const scope = readScopeOf(req, deps, byIdQuerySchema.parse(req.query));
     // Another namespace's entity is indistinguishable from a missing one.
-    const memory = await withReadClient(deps.pool, (db) => entityMemory(db, scope, id));
+    const memory = await withReadClient(deps.readPool, (db) => entityMemory(db, scope, id));
     if (!memory) throw notFound('Entity');
     res.json(memory);
   });
@@ -58,7 +58,7 @@ export function entityRoutes(deps: Deps): Router {
     const { id } = idParams.parse(req.params);
     const q = neighborhoodQuerySchema.parse(req.query);
     const scope = readScopeOf(req, deps, q);
-    const graph = await withReadClient(deps.pool, (db) => neighborhood(db, scope, id, q.depth, q.max_nodes));
+    const graph = await withReadClient(deps.readPool, (db) => neighborhood(db, scope, id, q.depth, q.max_nodes));
     if (!graph) throw notFound('Entity');
     res.json(graph);
   });

@@ -73,7 +73,7 @@ export function searchRoutes(deps: Deps): Router {
     const scope = readScopeOf(req, deps, body);
     const kinds = [...new Set((body.kinds ?? ['episodes', 'facts', 'entities']).map((k) => KIND_NAMES[k]))];
     const recipe = resolveRecipe(body.recipe);
-    const results = await withReadClient(deps.pool, (db) =>
+    const results = await withReadClient(deps.readPool, (db) =>
       runSearch(db, deps.embedder, scope, { query: body.query, k: body.k, kinds, recipe }),
     );
     res.json({ results, recipe: recipe.name });

@@ -21,7 +21,7 @@ export function userRoutes(deps: Deps): Router {
     const { user_id } = userParams.parse(req.params);
     const q = profileQuerySchema.parse(req.query);
     const scope = { ...readScopeOf(req, deps, { ...q, user_id }), userId: user_id };
-    res.json(await withReadClient(deps.pool, (db) => userProfile(db, scope)));
+    res.json(await withReadClient(deps.readPool, (db) => userProfile(db, scope)));
   });
   return router;
 }

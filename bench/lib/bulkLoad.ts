@@ -4,6 +4,7 @@ import { toVectorSql } from '../../core/db/pool.js';
 import { nameKey } from '../../core/domain/canonical.js';
 import { PREDICATES } from '../../core/domain/predicates.js';
 import type { EmbeddingProvider } from '../../core/extraction/types.js';
+import { refreshTermStats } from '../../core/retrieval/termStats.js';
 import type { Corpus } from './corpus.js';
 
 // Search indexes are built once after the load (much faster than maintaining them row by row).
@@ -163,6 +164,8 @@ export async function loadCorpus(
     await client.query('VACUUM ANALYZE entity');
     await client.query('VACUUM ANALYZE entity_episode');
     await client.query('VACUUM ANALYZE fact_episode');
+    // What the search-stats schedule would do a few minutes later in production.
+    await refreshTermStats(client);
   } finally {
     client.release();
   }

@@ -46,7 +46,9 @@ export interface BenchStack {
 }
 
 function spawnService(entry: string, env: Record<string, string>, logFile: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+  // BENCH_SERVICE_NODE_ARGS reaches only the services, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them under load.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

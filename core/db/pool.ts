@@ -15,14 +15,29 @@ export interface PoolOptions {
    * a crash may lose their last few hundred milliseconds, never user data.
    */
   asyncCommit?: boolean;
+  /** Sessions tuned for the read path (READ_SESSION_OPTIONS). */
+  readPath?: boolean;
 }
 
+/**
+ * Session settings of the read path's connections, sent as start-up options
+ * (no round trip). HNSW iterative scans let filtered vector queries (one
+ * namespace or user among many) keep walking the graph until enough rows pass
+ * the filter, instead of returning the few of the first 40 neighbours that do.
+ * Generic plans for its named prepared statements: their custom plans were
+ * re-planned on every execution, which cost more than executing them. Not for
+ * the write path: there the same settings made extraction 15 % slower (entity
+ * resolution's filtered nearest-name queries walk further).
+ */
+const READ_SESSION_OPTIONS = ['-c hnsw.iterative_scan=relaxed_order', '-c hnsw.ef_search=100', '-c plan_cache_mode=force_generic_plan'];
+
 export function createPool(connectionString: string, max = 10, options: PoolOptions = {}): pg.Pool {
+  const sessionOptions = [...(options.readPath ? READ_SESSION_OPTIONS : []), ...(options.asyncCommit ? ['-c synchronous_commit=off'] : [])];
   return new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
-    ...(options.asyncCommit ? { options: '-c synchronous_commit=off' } : {}),
+    ...(sessionOptions.length ? { options: sessionOptions.join(' ') } : {}),
   });
 }
 

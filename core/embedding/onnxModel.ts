@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
-import ort from 'onnxruntime-node';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { LOCAL_EMBEDDING_MODELS, type LocalEmbeddingModel } from '../config/config.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
+import type { EmbedReply, EmbedRequest, OnnxWorkerData } from './onnxWorker.js';
 
 /** What scripts/model/build_minilm_onnx.py writes beside model.onnx. */
 const modelManifest = z.object({ name: z.string(), dim: z.number().int(), max_seq_length: z.number().int().positive() });
@@ -38,28 +40,37 @@ function readJson(dir: string, file: string): object {
   return JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as object;
 }
 
-/** Texts per forward pass. Measured on chat turns (2 cores): 6 ms/text in batches of 8, 12.5 ms in batches of 32 (bigger matrices, more padding). */
-const BATCH_SIZE = 8;
-
-interface Loaded {
-  session: ort.InferenceSession;
-  tokenizer: Tokenizer;
+/**
+ * Starts the worker thread. From source (.ts, run through tsx) the thread
+ * registers tsx's loader itself before importing its module: loader flags of
+ * the parent process do not reach worker threads.
+ */
+function startWorker(workerData: OnnxWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./onnxWorker.js', import.meta.url), { workerData });
+  // tsx's ESM API (its "import" export; require.resolve would give the CommonJS twin beside it).
+  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const module = new URL('./onnxWorker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(module)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
 }
 
 /**
  * `EMBEDDING_PROVIDER=local` (the default): all-MiniLM-L6-v2, a sentence
- * embedding model, run in-process by onnxruntime on the CPU (2-6 ms per
- * text), so the read path still calls no service. One intra-op thread: the API,
- * the worker and Postgres share the cores, and parallel requests already use them.
+ * embedding model, run by onnxruntime on the CPU (2-6 ms per text) in a worker
+ * thread (onnxWorker.ts), so the read path still calls no service and the
+ * caller's event loop keeps serving requests meanwhile. One intra-op thread:
+ * the API, the worker and Postgres share the cores, and parallel requests
+ * already use them.
  */
 export class OnnxEmbedder implements EmbeddingProvider {
   readonly dim: number;
-  private readonly file: string;
-  private readonly maxTokens: number;
-  private loading: Promise<Loaded> | null = null;
+  private readonly workerData: OnnxWorkerData;
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
 
   constructor(
-    private readonly dir: string,
+    dir: string,
     readonly model: string,
     dim: number,
   ) {
@@ -68,60 +79,56 @@ export class OnnxEmbedder implements EmbeddingProvider {
     const manifest = modelManifest.parse(readJson(dir, 'mnemo-model.json'));
     if (manifest.dim !== dim) throw new Error(`The model in ${dir} makes ${manifest.dim}-wide vectors; the schema needs ${dim}`);
     this.dim = dim;
-    this.file = LOCAL_MODEL_FILES[model];
-    this.maxTokens = manifest.max_seq_length;
+    this.workerData = { dir, file: LOCAL_MODEL_FILES[model], dim, maxTokens: manifest.max_seq_length };
   }
 
-  private load(): Promise<Loaded> {
-    this.loading ??= (async () => {
-      const tokenizer = new Tokenizer(readJson(this.dir, 'tokenizer.json'), readJson(this.dir, 'tokenizer_config.json'));
-      const session = await ort.InferenceSession.create(path.join(this.dir, this.file), {
-        intraOpNumThreads: 1,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-      });
-      return { session, tokenizer };
-    })();
-    return this.loading;
-  }
-
-  async embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    const loaded = await this.load();
-    const encoded = texts.map((text, index) => ({ index, ids: this.tokenize(loaded, text) }));
-    // Similar lengths share a batch, so little of each batch is padding.
-    encoded.sort((a, b) => a.ids.length - b.ids.length);
-    const out = new Array<number[]>(texts.length);
-    for (let start = 0; start < encoded.length; start += BATCH_SIZE) {
-      const batch = encoded.slice(start, start + BATCH_SIZE);
-      const vectors = await this.run(loaded, batch.map((b) => b.ids));
-      batch.forEach((b, i) => (out[b.index] = vectors[i]));
-    }
-    return out;
-  }
-
-  private tokenize(loaded: Loaded, text: string): number[] {
-    const ids = loaded.tokenizer.encode(text).ids;
-    if (ids.length <= this.maxTokens) return ids;
-    // Keep [CLS] … [SEP]: truncate the middle tokens, as sentence-transformers does.
-    return [...ids.slice(0, this.maxTokens - 1), ids[ids.length - 1]];
-  }
-
-  private async run(loaded: Loaded, batch: number[][]): Promise<number[][]> {
-    const width = Math.max(...batch.map((ids) => ids.length));
-    const inputIds = new BigInt64Array(batch.length * width);
-    const mask = new BigInt64Array(batch.length * width);
-    batch.forEach((ids, row) => {
-      for (let j = 0; j < ids.length; j++) {
-        inputIds[row * width + j] = BigInt(ids[j]);
-        mask[row * width + j] = 1n;
-      }
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker(this.workerData);
+    worker.on('message', (reply: EmbedReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.settled(reply.id);
+      if ('error' in reply) waiting.reject(new Error(`local embedding model: ${reply.error}`));
+      else waiting.resolve(reply.vectors.map((v) => Array.from(v)));
     });
-    const result = await loaded.session.run({
-      input_ids: new ort.Tensor('int64', inputIds, [batch.length, width]),
-      attention_mask: new ort.Tensor('int64', mask, [batch.length, width]),
+    const fail = (err: Error) => {
+      // A thread closed earlier may exit after its successor started: only the current one's loss fails calls.
+      if (this.worker !== worker) return;
+      // The thread is gone: fail what it held; the next call starts a new one.
+      for (const { reject } of this.pending.values()) reject(err);
+      this.pending.clear();
+      this.worker = null;
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`local embedding model thread exited (code ${code})`)));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  /** The thread keeps the process alive only while it owes answers. */
+  private settled(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker?.unref();
+  }
+
+  embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    const worker = this.thread();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, texts } satisfies EmbedRequest);
     });
-    const data = result.sentence_embedding.data as Float32Array;
-    return batch.map((_, row) => Array.from(data.subarray(row * this.dim, (row + 1) * this.dim)));
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    for (const { reject } of this.pending.values()) reject(new Error('local embedding model closed'));
+    this.pending.clear();
+    await worker?.terminate();
   }
 }

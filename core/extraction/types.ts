@@ -110,4 +110,6 @@ export interface EmbeddingProvider {
   readonly model: string;
   readonly dim: number;
   embed(texts: string[]): Promise<number[][]>;
+  /** Releases what the provider holds (the local model's thread). */
+  close?(): Promise<void>;
 }

@@ -7,19 +7,13 @@ import { z } from 'zod';
 import { factCandidateSchema } from '../extraction/types.js';
 import { decayClassSchema, entityTypeSchema, sensitivitySchema } from '../domain/types.js';
 
-export const WORKFLOW_NAMES = { ingestEpisode: 'ingestEpisode', reconcile: 'reconcile' } as const;
+export const WORKFLOW_NAMES = { ingestEpisode: 'ingestEpisode', reconcile: 'reconcile', refreshSearchStats: 'refreshSearchStats' } as const;
 export const RECONCILE_SCHEDULE_ID = 'mnemo-reconcile';
+export const SEARCH_STATS_SCHEDULE_ID = 'mnemo-search-stats';
 
 export function episodeWorkflowId(episodeId: string): string {
   return `episode:${episodeId}`;
 }
-
-export const ingestEpisodeInputSchema = z.object({
-  episodeId: z.uuid(),
-  /** Run stages as local activities (no network model): fewer round trips through Temporal. */
-  localStages: z.boolean().default(true),
-});
-export type IngestEpisodeInput = z.input<typeof ingestEpisodeInputSchema>;
 
 export interface EpisodeSnapshot {
   id: string;

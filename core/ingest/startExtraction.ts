@@ -3,7 +3,8 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Config } from '../config/config.js';
 import type { TemporalHandle } from '../temporal/client.js';
 import { withDeadline } from '../temporal/client.js';
-import { episodeWorkflowId, WORKFLOW_NAMES, type IngestEpisodeInput } from './contracts.js';
+import { episodeWorkflowId, WORKFLOW_NAMES } from './contracts.js';
+import type { IngestEpisodeInput } from './workflowInput.js';
 
 /**
  * Stages run as local activities unless they call a network model: the

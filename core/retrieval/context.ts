@@ -39,6 +39,24 @@ export interface ContextBlock {
   token_count: number;
 }
 
+/**
+ * Token counts of rendered lines, shared across requests: the same memories and
+ * facts come back turn after turn, and BPE counting was the costliest CPU step
+ * of a context request. Bounded; cleared when full.
+ */
+const lineTokens = new Map<string, number>();
+const MAX_CACHED_LINES = 50_000;
+
+function lineTokenCount(line: string): number {
+  let count = lineTokens.get(line);
+  if (count === undefined) {
+    count = countTokens(line);
+    if (lineTokens.size >= MAX_CACHED_LINES) lineTokens.clear();
+    lineTokens.set(line, count);
+  }
+  return count;
+}
+
 const MAX_FACTS = 60;
 const MAX_MEMORIES = 15;
 /** Facts may take this share of the budget while there are memories to show; unused room flows both ways. */
@@ -154,13 +172,8 @@ export async function buildContext(
     : await recentMemories(db, scope);
 
   const max = request.maxTokens;
-  // Each line is tokenized at most once (BPE counting is the costliest CPU step here); +1 for the joining newline.
-  const costs = new Map<string, number>();
-  const cost = (line: string) => {
-    let c = costs.get(line);
-    if (c === undefined) costs.set(line, (c = countTokens(line) + 1));
-    return c;
-  };
+  // +1 for the joining newline.
+  const cost = (line: string) => lineTokenCount(line) + 1;
   const factCost = (f: ContextFact) => cost(factLine(f));
   const memoryCost = (m: ContextMemory) => cost(memoryLine(m));
   const factHeader = countTokens(FACTS_HEADER) + 2;

@@ -101,6 +101,17 @@ export function toFactView(row: FactRow, at: Date): FactView {
   };
 }
 
+/**
+ * The ids of the episodes a fact (`f`) came from, oldest first, within the
+ * namespace `ns` (a placeholder); `live` filters them (`e.forgotten_at IS NULL`,
+ * or `true` for operators). A semi-join: a fact and an episode can be linked
+ * more than once (created, confirmed, refined).
+ */
+export function factEpisodeIdsSql(ns: string, live: string): string {
+  return `ARRAY(SELECT e.id FROM episode e WHERE e.id IN (SELECT fe.episode_id FROM fact_episode fe WHERE fe.fact_id = f.id)
+            AND e.namespace = ${ns} AND ${live} ORDER BY e.occurred_at, e.id)`;
+}
+
 export interface FactQuery {
   /** Extra condition on `f`, built with the same parameters. */
   where: (p: SqlParams) => string;
@@ -126,8 +137,7 @@ export async function queryFacts(db: Queryable, scope: ReadScope, query: FactQue
       f.object_id, o.name AS object_name, o.type AS object_type, f.value, f.fact_text, f.memory_kind, f.importance,
       f.confidence, f.decay_class, f.last_confirmed_at, f.valid_from, f.invalid_at, f.recorded_at, f.expired_at,
       f.invalidated_by, f.source, f.sensitivity, f.forgotten_at,
-      ARRAY(SELECT e.id FROM fact_episode fe JOIN episode e ON e.id = fe.episode_id
-            WHERE fe.fact_id = f.id AND e.namespace = ${ns} AND ${live('e')} GROUP BY e.id ORDER BY min(e.occurred_at), e.id) AS episode_ids
+      ${factEpisodeIdsSql(ns, live('e'))} AS episode_ids
     FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
     WHERE ${factFilter(p, scope)} AND ${live('s')} AND (o.id IS NULL OR ${live('o')}) AND (${query.where(p)})
     ORDER BY ${rank} DESC, f.last_confirmed_at DESC, f.id

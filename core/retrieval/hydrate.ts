@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.js';
+import { factEpisodeIdsSql } from './facts.js';
 import type { Fused } from './fusion.js';
 import type { ReadScope } from './scope.js';
 import { snippet } from './snippet.js';
@@ -40,8 +41,7 @@ export async function hydrate(
     UNION ALL
     SELECT 'fact', f.id, f.fact_text,
       coalesce(f.valid_from, (SELECT min(e.occurred_at) FROM fact_episode fe JOIN episode e ON e.id = fe.episode_id WHERE fe.fact_id = f.id), f.recorded_at),
-      ARRAY(SELECT e.id FROM fact_episode fe JOIN episode e ON e.id = fe.episode_id
-            WHERE fe.fact_id = f.id AND e.namespace = ${ns} AND ${live('e')} GROUP BY e.id ORDER BY min(e.occurred_at), e.id),
+      ${factEpisodeIdsSql(ns, live('e'))},
       NULL
       FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
       WHERE f.id = ANY(${ids('fact')}) AND f.namespace = ${ns} AND ${live('s')} AND (o.id IS NULL OR ${live('o')})

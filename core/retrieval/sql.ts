@@ -11,42 +11,43 @@ export class SqlParams {
   }
 }
 
+/** Statement names by statement text, shared by every connection (a hash per query showed in profiles). */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 5_000;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `mnemo_read_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    // Statement shapes are few; a bound only guards against a bug that makes them unbounded.
+    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Runs every statement as a named prepared statement (named by a hash of its
- * text), so each connection plans a statement shape once and PostgreSQL can
- * reuse the plan: planning the CTE-heavy signal queries costs more than
- * running them on a per-user scope.
+ * text), so each connection plans a statement shape once: with the generic
+ * plans the pool's sessions ask for (see createPool), planning the CTE-heavy
+ * signal queries, which cost more than running them on one user's rows, is paid
+ * once per connection instead of on every request.
  */
 function prepared(client: Queryable): Queryable {
-  const names = new Map<string, string>();
   return {
-    query: ((text: string, values?: unknown[]) => {
-      let name = names.get(text);
-      if (!name) {
-        name = `mnemo_read_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-        names.set(text, name);
-      }
-      return client.query({ name, text, values });
-    }) as Queryable['query'],
+    query: ((text: string, values?: unknown[]) => client.query({ name: statementName(text), text, values })) as Queryable['query'],
   };
 }
 
 /**
- * Runs a read on one connection in a read-only transaction (one snapshot for
- * every signal of a request). HNSW iterative scans let filtered vector queries
- * (one namespace or user among many) keep walking the graph until enough rows
- * pass the filter instead of returning the few of the first 40 neighbours that do.
+ * Runs a read on one connection. No transaction: a request's few statements
+ * need no common snapshot (each is scoped and filtered on its own), and BEGIN
+ * and COMMIT were a third of its round trips to PostgreSQL.
  */
 export async function withReadClient<T>(pool: Pool, fn: (db: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN READ ONLY; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = 100');
-    const result = await fn(prepared(client));
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
+    return await fn(prepared(client));
   } finally {
     client.release();
   }

@@ -9,6 +9,7 @@ import { toVectorSql } from '../../core/db/pool.js';
 import { nameKey } from '../../core/domain/canonical.js';
 import type { DecayClass, EntityType, MemoryKind, PredicateFamily } from '../../core/domain/types.js';
 import { HashingEmbedder } from '../../core/embedding/hashing.js';
+import { createTestDatabase } from './db.js';
 import { testTemporalAddress } from './temporal.js';
 
 /**
@@ -215,4 +216,24 @@ export async function startReadApi(databaseUrl: string, now: Date): Promise<Read
       await deps.close();
     },
   };
+}
+
+/**
+ * For a describe block: a fresh database and the read API over it before its
+ * tests (`seed` fills it through the API's pool), both removed after them.
+ */
+export function useReadApi(now: Date, seed: (api: ReadApi) => Promise<void>): void {
+  let drop: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    drop = () => db.drop();
+    const api = await startReadApi(db.url, now);
+    close = () => api.close();
+    await seed(api);
+  });
+  afterAll(async () => {
+    await close?.();
+    await drop?.();
+  });
 }

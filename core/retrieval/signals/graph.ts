@@ -86,7 +86,7 @@ export async function graphSignal(input: SignalInput): Promise<RankedList[]> {
            ON lower(e.speaker) = sp.name WHERE ${filter}`
       : '';
     const { rows } = await db.query<{ id: string; score: number }>(
-      `WITH ${weightedTerms(p, 'episode', 'content_tsv', input.query)},
+      `WITH ${weightedTerms(p, 'episode', input.query)},
             seed AS (SELECT * FROM unnest(${seedIds}::uuid[], ${seedScores}::float8[]) AS s(id, score)),
             linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN seed ON seed.id = ee.entity_id ${speakerBranch}),
             best AS (SELECT id, max(score) AS score FROM linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})

@@ -9,19 +9,16 @@ const MAX_TERMS = 48;
 
 /**
  * Query lexemes (Postgres' own english parser and stemmer) weighted by inverse
- * document frequency, estimated from the column statistics ANALYZE keeps for
- * the tsvector column (`pg_stats.most_common_elems`): lexemes not listed are
- * rarer than every listed one. Postgres' ts_rank has no notion of term rarity,
- * so without this "eat" would count as much as "tiramisu".
+ * document frequency, estimated from the column statistics ANALYZE keeps,
+ * copied into `term_share` (see its migration): lexemes not listed are rarer
+ * than every listed one. Postgres' ts_rank has no notion of term rarity, so
+ * without this "eat" would count as much as "tiramisu".
  */
-export function weightedTerms(p: SqlParams, table: 'episode' | 'fact', column: string, text: string): string {
-  // Lexemes are looked up in the statistics array (array_position) rather than unnesting it: a few hundred µs less per query.
+export function weightedTerms(p: SqlParams, table: 'episode' | 'fact', text: string): string {
   return `terms_${table} AS (
       WITH q AS (SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('english', ${p.add(text)})) t LIMIT ${MAX_TERMS}),
-           st AS (SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs FROM pg_stats s
-                  WHERE s.schemaname = current_schema() AND s.tablename = '${table}' AND s.attname = '${column}'),
-           f AS (SELECT q.lexeme, coalesce(st.freqs[array_position(st.elems, q.lexeme)], (SELECT min(x) / 2 FROM unnest(st.freqs) x), 0.001) AS share
-                 FROM q LEFT JOIN st ON true)
+           f AS (SELECT q.lexeme, coalesce(ts.share, (SELECT fl.share FROM term_share fl WHERE fl.tbl = '${table}' AND fl.lexeme = ''), 0.001) AS share
+                 FROM q LEFT JOIN term_share ts ON ts.tbl = '${table}' AND ts.lexeme = q.lexeme)
       SELECT lexeme, share, ln(1 + (1 - share) / (share + 0.0001)) AS idf, to_tsquery('simple', quote_literal(lexeme)) AS tq FROM f),
     cand_${table} AS (
       SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')
@@ -44,14 +41,14 @@ export async function keywordSignal(input: SignalInput): Promise<RankedList[]> {
   const ctes: string[] = [];
   const branches: string[] = [];
   if (input.kinds.has('episode')) {
-    ctes.push(weightedTerms(p, 'episode', 'content_tsv', text));
+    ctes.push(weightedTerms(p, 'episode', text));
     branches.push(`(SELECT 'episode' AS kind, e.id, (SELECT sum(t.idf) FROM terms_episode t WHERE e.content_tsv @@ t.tq) AS score,
         ts_rank_cd(e.content_tsv, c.q, 1) AS rank
       FROM episode e, cand_episode c WHERE ${episodeFilter(p, input.scope)} AND e.content_tsv @@ c.q
       ORDER BY score DESC, rank DESC, e.occurred_at DESC LIMIT ${limit})`);
   }
   if (input.kinds.has('fact')) {
-    ctes.push(weightedTerms(p, 'fact', 'fact_tsv', text));
+    ctes.push(weightedTerms(p, 'fact', text));
     branches.push(`(SELECT 'fact' AS kind, f.id, (SELECT sum(t.idf) FROM terms_fact t WHERE f.fact_tsv @@ t.tq) AS score,
         ts_rank_cd(f.fact_tsv, c.q, 1) AS rank
       FROM fact f, cand_fact c WHERE ${factFilter(p, input.scope)} AND f.fact_tsv @@ c.q

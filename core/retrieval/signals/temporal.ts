@@ -29,7 +29,7 @@ export async function temporalSignal(input: SignalInput): Promise<RankedList[]> 
     const lo = p.add(new Date(window.start.getTime() - padMs));
     const hi = p.add(new Date(window.end.getTime() + padMs));
     branches.push(`(SELECT 'episode' AS kind, e.id,
-        ${topical('e.embedding')} / (1 + GREATEST(0, EXTRACT(EPOCH FROM (${start} - e.occurred_at)), EXTRACT(EPOCH FROM (e.occurred_at - ${end}))) / ${len}) AS score
+        ${topical('e.embedding')} / (1 + GREATEST(0, EXTRACT(EPOCH FROM (${start} - e.occurred_at))::float8, EXTRACT(EPOCH FROM (e.occurred_at - ${end}))::float8) / ${len}) AS score
       FROM episode e WHERE ${episodeFilter(p, scope)} AND e.occurred_at >= ${lo}::timestamptz AND e.occurred_at < ${hi}::timestamptz
       ORDER BY score DESC, e.id LIMIT ${limit})`);
   }
