@@ -7,8 +7,11 @@ import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { applyWriteLimit } from '../core/ingest/writeLimit.js';
 import type { ActivityDeps } from './deps.js';
 import { recordStage } from './stageRecorder.js';
+import { settleInsert } from './settleInsert.js';
 
 const ACTOR = 'workflow:ingestEpisode';
+
+const vectorOrNull = (v: number[] | undefined) => (v ? toVectorSql(v) : null);
 
 function auditRow(action: string, target: { type: string; id: string | null }, before: unknown, after: unknown): AuditEntry {
   return { action, targetType: target.type, targetId: target.id, before, after };
@@ -167,22 +170,37 @@ export function createCommitActivities(deps: ActivityDeps) {
           const reviewed = new Set(plan.reviews.map((r) => r.candidateId));
           const factIdOf = new Map<string, string>();
           const factId = (id: string | null | undefined) => (id ? (factIdOf.get(id) ?? id) : null);
+          const decided = new Set([...plan.invalidations, ...plan.reviews.map((r) => ({ factId: r.againstFactId }))].map((x) => x.factId));
+          const refinementVectors = new Map(plan.refinements.map((r, i) => [r.candidateId, refineVectors[i]]));
+          plan.rejections = [...plan.rejections];
           for (const [i, f] of plan.inserts.entries()) {
             const c = f.candidate;
-            // A concurrent episode may have committed the same statement since fact-dedup looked: confirm it instead.
-            if (!c.negated && !reviewed.has(f.id)) {
-              const { rows: same } = await tx.query<{ id: string }>(
-                `SELECT id FROM fact WHERE namespace = $1 AND subject_id = $2 AND predicate = $3
-                    AND (object_id = $4 OR (object_id IS NULL AND $4::uuid IS NULL AND lower(value) = lower($5)))
-                    AND invalid_at IS NULL AND expired_at IS NULL AND forgotten_at IS NULL LIMIT 1`,
-                [episode.namespace, entityId(f.subjectId), c.predicate, entityId(f.objectId), c.value],
-              );
-              if (same[0]) {
-                plan.confirmations.push({ factId: same[0].id, candidateId: f.id });
-                factIdOf.set(f.id, same[0].id);
-                continue;
-              }
+            const settled = await settleInsert(tx, {
+              namespace: episode.namespace, fact: f, subjectId: entityId(f.subjectId)!, objectId: entityId(f.objectId),
+              alreadyDecided: decided, reviewed: reviewed.has(f.id), occurredAt,
+            });
+            if (settled.kind === 'confirm') {
+              plan.confirmations.push({ factId: settled.factId, candidateId: f.id });
+              factIdOf.set(f.id, settled.factId);
+              plan.reviews = plan.reviews.filter((r) => r.candidateId !== f.id);
+              continue;
             }
+            plan.invalidations.push(...settled.plan.invalidations);
+            plan.rejections.push(...settled.plan.rejections);
+            plan.reviews.push(...settled.plan.reviews);
+            for (const r of settled.plan.refinements) {
+              plan.refinements.push(r);
+              refinementVectors.set(r.candidateId, insertVectors[i]); // same text as the candidate
+            }
+            settled.plan.invalidations.forEach((x) => decided.add(x.factId));
+            if (settled.kind === 'absorbed') {
+              // Its value went into the fact it arbitrated against, or lost to it: whatever it ended is now that fact's business.
+              const replaced = settled.plan.refinements[0]?.factId;
+              if (replaced) factIdOf.set(f.id, replaced);
+              else plan.invalidations = plan.invalidations.filter((x) => x.candidateId !== f.id);
+              continue;
+            }
+            if (settled.reviewed) reviewed.add(f.id);
             await tx.query(
               `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
                                  memory_kind, importance, confidence, decay_class, last_confirmed_at, valid_from, invalid_at,
@@ -204,29 +222,35 @@ export function createCommitActivities(deps: ActivityDeps) {
             await tx.query('UPDATE fact SET invalidated_by = $2 WHERE id = $1', [f.id, factId(f.invalidatedBy)]);
           }
 
-          for (const c of plan.confirmations) {
+          const confirm = async (id: string) => {
             await tx.query(
               `UPDATE fact SET last_confirmed_at = GREATEST(last_confirmed_at, $2), confirmation_count = confirmation_count + 1, updated_at = now()
                 WHERE id = $1`,
-              [c.factId, occurredAt],
+              [id, occurredAt],
             );
-            factLinks.push({ fact_id: c.factId, relation: 'confirmed' });
-            auditRows.push(auditRow('fact.confirmed', { type: 'fact', id: c.factId }, null, { last_confirmed_at: occurredAt }));
-          }
+            factLinks.push({ fact_id: id, relation: 'confirmed' });
+            auditRows.push(auditRow('fact.confirmed', { type: 'fact', id }, null, { last_confirmed_at: occurredAt }));
+          };
+          for (const c of plan.confirmations) await confirm(c.factId);
 
-          for (const [i, r] of plan.refinements.entries()) {
+          for (const r of plan.refinements) {
             const { rows } = await tx.query<{ fact_text: string; value: string | null; object_id: string | null; confidence: number }>(
               'SELECT fact_text, value, object_id, confidence FROM fact WHERE id = $1', // locked above, with the other touched facts
               [r.factId],
             );
             const before = rows[0];
             if (!before) continue;
+            if (before.fact_text === r.factText && before.object_id === entityId(r.objectId) && Number(before.confidence) >= r.confidence) {
+              // Nothing left to refine (a concurrent episode wrote this very statement): it is a confirmation.
+              await confirm(r.factId);
+              continue;
+            }
             const previous = { ...before, replaced_at: new Date().toISOString(), reason: r.reason, episode_id: episode.id };
             await tx.query(
               `UPDATE fact SET fact_text = $2, value = $3, object_id = $4, confidence = $5, previous_values = previous_values || $6::jsonb,
                       last_confirmed_at = GREATEST(last_confirmed_at, $7), embedding = $8::vector, embedding_model = $9, updated_at = now()
                 WHERE id = $1`,
-              [r.factId, r.factText, r.objectId ? null : r.value, entityId(r.objectId), r.confidence, JSON.stringify([previous]), occurredAt, toVectorSql(refineVectors[i]), deps.embedder.model],
+              [r.factId, r.factText, r.objectId ? null : r.value, entityId(r.objectId), r.confidence, JSON.stringify([previous]), occurredAt, vectorOrNull(refinementVectors.get(r.candidateId)), deps.embedder.model],
             );
             factLinks.push({ fact_id: r.factId, relation: 'refined' });
             auditRows.push(auditRow('fact.refined', { type: 'fact', id: r.factId }, before, { fact_text: r.factText, value: r.value, confidence: r.confidence, reason: r.reason }));
