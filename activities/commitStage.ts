@@ -215,6 +215,7 @@ export function createCommitActivities(deps: ActivityDeps) {
                 JSON.stringify(reviewed.has(f.id) ? { pending_review: true } : {}), toVectorSql(insertVectors[i]), deps.embedder.model,
               ],
             );
+            decided.add(f.id); // the episode's own statements do not arbitrate each other here (stage 6 did not either)
             factLinks.push({ fact_id: f.id, relation: 'created' });
             auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: c.fact_text, predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt }));
           }

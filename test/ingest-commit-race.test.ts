@@ -115,4 +115,17 @@ describe('commit re-judges what concurrent episodes committed meanwhile', () => 
     const reviews = await stack.deps.pool.query<{ kind: string }>('SELECT kind FROM review_item WHERE namespace = $1', [ns]);
     expect(reviews.rows).toEqual([{ kind: 'conflict' }]);
   });
+
+  it("leaves an episode's own values of one slot to stage 6, as before", async () => {
+    const ns = 'race-own';
+    await extract(await write(ns, 'I live in Lisbon.', '2026-05-01T09:00:00Z'));
+    await extract(await write(ns, 'I work at Globex and Initech.', '2026-05-01T09:06:00Z'));
+    const facts = await worksAt(ns);
+    expect(facts.map((f) => [f.fact_text, f.invalid_at, f.expired_at]).sort()).toEqual([
+      ['Nadia works at Globex.', null, null],
+      ['Nadia works at Initech.', null, null],
+    ]);
+    const reviews = await stack.deps.pool.query('SELECT 1 FROM review_item WHERE namespace = $1', [ns]);
+    expect(reviews.rowCount).toBe(0);
+  });
 });
