@@ -172,12 +172,12 @@ export function createCommitActivities(deps: ActivityDeps) {
           const factId = (id: string | null | undefined) => (id ? (factIdOf.get(id) ?? id) : null);
           const decided = new Set([...plan.invalidations, ...plan.reviews.map((r) => ({ factId: r.againstFactId }))].map((x) => x.factId));
           const refinementVectors = new Map(plan.refinements.map((r, i) => [r.candidateId, refineVectors[i]]));
-          plan.rejections = [...plan.rejections];
+          plan.rejections = [...plan.rejections]; // grows below; the write limit passes the input's array through
           for (const [i, f] of plan.inserts.entries()) {
             const c = f.candidate;
             const settled = await settleInsert(tx, {
               namespace: episode.namespace, fact: f, subjectId: entityId(f.subjectId)!, objectId: entityId(f.objectId),
-              alreadyDecided: decided, reviewed: reviewed.has(f.id), occurredAt,
+              alreadyDecided: decided, occurredAt,
             });
             if (settled.kind === 'confirm') {
               plan.confirmations.push({ factId: settled.factId, candidateId: f.id });
@@ -200,7 +200,7 @@ export function createCommitActivities(deps: ActivityDeps) {
               else plan.invalidations = plan.invalidations.filter((x) => x.candidateId !== f.id);
               continue;
             }
-            if (settled.reviewed) reviewed.add(f.id);
+            if (settled.plan.reviews.length) reviewed.add(f.id);
             await tx.query(
               `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
                                  memory_kind, importance, confidence, decay_class, last_confirmed_at, valid_from, invalid_at,

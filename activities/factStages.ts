@@ -12,6 +12,7 @@ import { candidateKey, classifyCandidate } from '../core/ingest/dedup.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { explicitFactOf } from '../core/ingest/explicitFact.js';
 import type { ActivityDeps } from './deps.js';
+import { ACTIVE_FACT } from './settleInsert.js';
 import { recordStage } from './stageRecorder.js';
 
 interface ExistingRow {
@@ -41,7 +42,6 @@ function toRef(row: ExistingRow): ExistingFactRef {
   };
 }
 
-const ACTIVE = 'invalid_at IS NULL AND expired_at IS NULL AND forgotten_at IS NULL';
 
 /** Explicit override from the episode's metadata (`metadata.sensitivity`), else the keyword classifier. */
 function sensitivityFor(episode: EpisodeSnapshot, candidate: FactCandidate): Sensitivity {
@@ -95,7 +95,7 @@ export function createFactActivities(deps: ActivityDeps) {
         const { rows } = await deps.pool.query<ExistingRow>(
           `SELECT id, subject_id, predicate, object_id, value, valid_from, invalid_at, confidence, fact_text, embedding::text AS embedding
              FROM fact
-            WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND ${ACTIVE}
+            WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND ${ACTIVE_FACT}
               AND (predicate = ANY($3) OR object_id = ANY($4::uuid[]))
             LIMIT 500`,
           [episode.namespace, subjectIds, [...new Set(bound.map((f) => f.candidate.predicate))], bound.map((f) => f.objectId).filter(Boolean)],
@@ -136,7 +136,7 @@ export function createFactActivities(deps: ActivityDeps) {
         if (single.length) {
           const { rows } = await deps.pool.query<ExistingRow>(
             `SELECT id, subject_id, predicate, object_id, value, valid_from, invalid_at, confidence, fact_text, NULL AS embedding
-               FROM fact WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND predicate = ANY($3) AND ${ACTIVE}`,
+               FROM fact WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND predicate = ANY($3) AND ${ACTIVE_FACT}`,
             [episode.namespace, [...new Set(single.map((f) => f.subjectId))], [...new Set(single.map((f) => f.candidate.predicate))]],
           );
           active = rows.map(toRef);

@@ -2,13 +2,14 @@ import type { PoolClient } from '../core/db/pool.js';
 import type { ExistingFactRef, TimedFact, WritePlan } from '../core/ingest/contracts.js';
 import { planWrites } from '../core/ingest/contradiction.js';
 
-const ACTIVE = 'invalid_at IS NULL AND expired_at IS NULL AND forgotten_at IS NULL';
+/** A fact that holds now and is believed: what stages 4–6 and the commit compare with. */
+export const ACTIVE_FACT = 'invalid_at IS NULL AND expired_at IS NULL AND forgotten_at IS NULL';
 
 export type Settlement =
   /** The statement is in the graph already (committed meanwhile by a concurrent episode): confirm it. */
   | { kind: 'confirm'; factId: string }
-  /** Insert it; `plan` holds what arbitration against values committed meanwhile adds. */
-  | { kind: 'insert'; reviewed: boolean; plan: WritePlan }
+  /** Insert it; `plan` holds what arbitration against values committed meanwhile adds (a review: insert it unbelieved). */
+  | { kind: 'insert'; plan: WritePlan }
   /** Arbitration against a value committed meanwhile replaced or rejected it: nothing to insert. */
   | { kind: 'absorbed'; plan: WritePlan };
 
@@ -39,19 +40,18 @@ export async function settleInsert(
     objectId: string | null;
     /** Facts the episode's plan already ends or argues with: decided, not news. */
     alreadyDecided: Set<string>;
-    reviewed: boolean;
     occurredAt: string;
   },
 ): Promise<Settlement> {
   const { fact: f, subjectId, objectId } = input;
   const c = f.candidate;
   const empty = (): WritePlan => ({ inserts: [], confirmations: [], refinements: [], invalidations: [], rejections: [], reviews: [] });
-  if (c.negated) return { kind: 'insert', reviewed: input.reviewed, plan: empty() };
+  if (c.negated) return { kind: 'insert', plan: empty() };
   const { rows } = await tx.query<SlotRow>(
     `SELECT id, object_id, value, valid_from, confidence, fact_text FROM fact
-      WHERE namespace = $1 AND subject_id = $2 AND predicate = $3 AND ${ACTIVE}
+      WHERE namespace = $1 AND subject_id = $2 AND predicate = $3 AND ${ACTIVE_FACT}
         AND ($4::boolean OR object_id = $5 OR (object_id IS NULL AND $5::uuid IS NULL AND lower(value) = lower($6)))
-      ORDER BY (object_id IS NOT DISTINCT FROM $5::uuid AND ($5::uuid IS NOT NULL OR lower(value) = lower($6))) DESC, id`,
+      ORDER BY id`,
     [input.namespace, subjectId, c.predicate, f.singleValued, objectId, c.value],
   );
   const same = rows.find((r) => (objectId ? r.object_id === objectId : r.object_id === null && r.value?.toLowerCase() === c.value?.toLowerCase()));
@@ -69,10 +69,10 @@ export async function settleInsert(
       confidence: Number(r.confidence),
       factText: r.fact_text,
     }));
-  if (!f.singleValued || news.length === 0) return { kind: 'insert', reviewed: input.reviewed, plan: empty() };
+  if (!f.singleValued || news.length === 0) return { kind: 'insert', plan: empty() };
   // Arbitrate with the same rules as stage 6, comparing real ids.
   const plan = planWrites([{ ...f, subjectId, objectId, decision: { kind: 'new' } }], news, input.occurredAt);
   const inserted = plan.inserts.some((x) => x.id === f.id);
   plan.inserts = [];
-  return inserted ? { kind: 'insert', reviewed: input.reviewed || plan.reviews.length > 0, plan } : { kind: 'absorbed', plan };
+  return inserted ? { kind: 'insert', plan } : { kind: 'absorbed', plan };
 }
