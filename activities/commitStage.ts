@@ -170,7 +170,7 @@ export function createCommitActivities(deps: ActivityDeps) {
           const reviewed = new Set(plan.reviews.map((r) => r.candidateId));
           const factIdOf = new Map<string, string>();
           const factId = (id: string | null | undefined) => (id ? (factIdOf.get(id) ?? id) : null);
-          const decided = new Set([...plan.invalidations, ...plan.reviews.map((r) => ({ factId: r.againstFactId }))].map((x) => x.factId));
+          const decided = new Set([...plan.invalidations.map((x) => x.factId), ...plan.reviews.map((r) => r.againstFactId)]);
           const refinementVectors = new Map(plan.refinements.map((r, i) => [r.candidateId, refineVectors[i]]));
           plan.rejections = [...plan.rejections]; // grows below; the write limit passes the input's array through
           for (const [i, f] of plan.inserts.entries()) {

@@ -12,36 +12,8 @@ import { candidateKey, classifyCandidate } from '../core/ingest/dedup.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { explicitFactOf } from '../core/ingest/explicitFact.js';
 import type { ActivityDeps } from './deps.js';
-import { ACTIVE_FACT } from './settleInsert.js';
+import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, toRef, type ExistingRow } from './existingFacts.js';
 import { recordStage } from './stageRecorder.js';
-
-interface ExistingRow {
-  id: string;
-  subject_id: string;
-  predicate: string;
-  object_id: string | null;
-  value: string | null;
-  valid_from: Date | null;
-  invalid_at: Date | null;
-  confidence: number;
-  fact_text: string;
-  embedding: string | null;
-}
-
-function toRef(row: ExistingRow): ExistingFactRef {
-  return {
-    id: row.id,
-    subjectId: row.subject_id,
-    predicate: row.predicate,
-    objectId: row.object_id,
-    value: row.value,
-    validFrom: row.valid_from?.toISOString() ?? null,
-    invalidAt: row.invalid_at?.toISOString() ?? null,
-    confidence: Number(row.confidence),
-    factText: row.fact_text,
-  };
-}
-
 
 /** Explicit override from the episode's metadata (`metadata.sensitivity`), else the keyword classifier. */
 function sensitivityFor(episode: EpisodeSnapshot, candidate: FactCandidate): Sensitivity {
@@ -93,7 +65,7 @@ export function createFactActivities(deps: ActivityDeps) {
           return { output: bound.map((f) => ({ ...f, decision: { kind: 'new' as const } })) };
         }
         const { rows } = await deps.pool.query<ExistingRow>(
-          `SELECT id, subject_id, predicate, object_id, value, valid_from, invalid_at, confidence, fact_text, embedding::text AS embedding
+          `SELECT ${EXISTING_FACT_COLUMNS}, embedding::text AS embedding
              FROM fact
             WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND ${ACTIVE_FACT}
               AND (predicate = ANY($3) OR object_id = ANY($4::uuid[]))
@@ -135,7 +107,7 @@ export function createFactActivities(deps: ActivityDeps) {
         let active: ExistingFactRef[] = [];
         if (single.length) {
           const { rows } = await deps.pool.query<ExistingRow>(
-            `SELECT id, subject_id, predicate, object_id, value, valid_from, invalid_at, confidence, fact_text, NULL AS embedding
+            `SELECT ${EXISTING_FACT_COLUMNS}
                FROM fact WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND predicate = ANY($3) AND ${ACTIVE_FACT}`,
             [episode.namespace, [...new Set(single.map((f) => f.subjectId))], [...new Set(single.map((f) => f.candidate.predicate))]],
           );
