@@ -19,6 +19,8 @@ const jsonOnly: RequestHandler = (req, _res, next) => {
 export function createApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Answers are computed per request (decay moves with the clock): hashing every body for an ETag bought nothing.
+  app.disable('etag');
   app.set('query parser', 'extended');
   app.use(
     pinoHttp({

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { countTokens } from 'gpt-tokenizer';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
@@ -37,6 +38,7 @@ describe('GET|POST /v1/context', () => {
     await ep('email', 'She prefers email follow-ups, ideally in the morning.', daysAgo(3));
     await ep('invoice', 'Giulia asked why the invoice for May shows the Basic plan price.', daysAgo(40));
     await ep('weather', 'Chatted about the weather in Turin, sunny and warm.', daysAgo(10));
+    await ep('card', 'Giulia renewed her loyalty card at the front desk.', daysAgo(10));
     for (let i = 0; i < 40; i++) await ep(`note${i}`, `Support note ${i}: walked Giulia through plan settings, export menu and billing page ${i}.`, daysAgo(50 + i));
     await ep('other', 'Marco upgraded his plan to Premium yesterday.', daysAgo(1), 'customer-marco-1');
 
@@ -98,6 +100,22 @@ describe('GET|POST /v1/context', () => {
     expect(body.text.indexOf('Relevant memories:')).toBeGreaterThan(body.text.indexOf('Known facts'));
     expect(body.text).toContain('Giulia asked why the invoice for May shows the Basic plan price.');
     expect(body.memories.map((m) => m.id)).not.toContain(ids.other);
+  });
+
+  it('a time in the query brings what happened then, on topic first, without embedding the query', async () => {
+    const embed = jest.spyOn(api.deps.embedder, 'embed');
+    try {
+      const { body } = await get({ user_id: USER, query: 'How was the weather 10 days ago?' });
+      const memories = body.memories.map((m) => m.id);
+      expect(memories[0]).toBe(ids.weather);
+      expect(body.memories[0].matched_by).toEqual(expect.arrayContaining(['keyword', 'temporal']));
+      // The off-topic memory of the same day comes from the time alone, after the on-topic one.
+      expect(memories).toContain(ids.card);
+      expect(body.memories.find((m) => m.id === ids.card)?.matched_by).toEqual(['temporal']);
+      expect(embed).not.toHaveBeenCalled();
+    } finally {
+      embed.mockRestore();
+    }
   });
 
   it('stays within max_tokens as counted by the tokenizer', async () => {

@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import type { Queryable } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
 import { entitiesNamedIn } from './entityMatch.js';
-import { queryFacts, type FactView } from './facts.js';
+import { queryCompactFacts, type CompactFactView } from './facts.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, type ReadScope } from './scope.js';
 import { runSearch } from './search.js';
@@ -16,10 +16,7 @@ export interface ContextRequest {
   recipe: Recipe;
 }
 
-export type ContextFact = Pick<
-  FactView,
-  'id' | 'subject' | 'predicate' | 'family' | 'object' | 'value' | 'fact_text' | 'effective_confidence' | 'decay_class' | 'freshness' | 'last_confirmed_at' | 'valid_from' | 'episode_ids'
->;
+export type ContextFact = CompactFactView;
 
 export interface ContextMemory {
   type: 'episode' | 'fact';
@@ -79,11 +76,6 @@ function render(facts: ContextFact[], memories: ContextMemory[]): string {
   if (facts.length) parts.push([FACTS_HEADER, ...facts.map(factLine)].join('\n'));
   if (memories.length) parts.push([MEMORIES_HEADER, ...memories.map(memoryLine)].join('\n'));
   return parts.join('\n\n');
-}
-
-function compactFact(f: FactView): ContextFact {
-  const { id, subject, predicate, family, object, value, fact_text, effective_confidence, decay_class, freshness, last_confirmed_at, valid_from, episode_ids } = f;
-  return { id, subject, predicate, family, object, value, fact_text, effective_confidence, decay_class, freshness, last_confirmed_at, valid_from, episode_ids };
 }
 
 /**
@@ -157,7 +149,7 @@ export async function buildContext(
   request: ContextRequest,
 ): Promise<ContextBlock> {
   const subjects = await subjectCondition(db, scope, request.query);
-  const allFacts = subjects ? (await queryFacts(db, scope, { where: subjects, order: 'effective', limit: MAX_FACTS })).map(compactFact) : [];
+  const allFacts = subjects ? await queryCompactFacts(db, scope, { where: subjects, order: 'effective', limit: MAX_FACTS }) : [];
   const factIds = new Set(allFacts.map((f) => f.id));
   const allMemories = request.query
     ? (await runSearch(db, embedder, scope, {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.js';
+import type { QueryResultRow } from 'pg';
 import { effectiveConfidence, freshness } from '../domain/decay.js';
 import type { DecayClass } from '../domain/types.js';
 import { effectiveConfidenceSql } from './decaySql.js';
@@ -39,64 +40,80 @@ export interface FactView {
   forgotten_at: string | null;
 }
 
-/** The columns `toFactView` reads (subject/object names joined in). */
-export interface FactRow {
+/** What a context block shows of a fact: enough to state, weigh and cite it. */
+export type CompactFactView = Pick<
+  FactView,
+  'id' | 'subject' | 'predicate' | 'family' | 'object' | 'value' | 'fact_text' | 'effective_confidence' | 'decay_class' | 'freshness' | 'last_confirmed_at' | 'valid_from' | 'episode_ids'
+>;
+
+/** The columns `toCompactFactView` reads (subject/object names joined in). */
+export interface CompactFactRow {
   id: string;
   subject_id: string;
   subject_name: string;
   subject_type: string;
   predicate: string;
-  predicate_raw: string;
   family: string;
   object_id: string | null;
   object_name: string | null;
   object_type: string | null;
   value: string | null;
   fact_text: string;
-  memory_kind: string;
-  importance: number;
   confidence: number;
   decay_class: DecayClass;
   last_confirmed_at: Date;
   valid_from: Date | null;
+  episode_ids: string[];
+}
+
+/** The columns `toFactView` reads. */
+export interface FactRow extends CompactFactRow {
+  predicate_raw: string;
+  memory_kind: string;
+  importance: number;
   invalid_at: Date | null;
   recorded_at: Date;
   expired_at: Date | null;
   invalidated_by: string | null;
   source: string;
   sensitivity: string;
-  episode_ids: string[];
   forgotten_at: Date | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-export function toFactView(row: FactRow, at: Date): FactView {
+export function toCompactFactView(row: CompactFactRow, at: Date): CompactFactView {
   return {
     id: row.id,
     subject: { id: row.subject_id, name: row.subject_name, type: row.subject_type },
     predicate: row.predicate,
-    predicate_raw: row.predicate_raw,
     family: row.family,
     object: row.object_id ? { id: row.object_id, name: row.object_name ?? '', type: row.object_type ?? 'other' } : null,
     value: row.value,
     fact_text: row.fact_text,
+    effective_confidence: round(effectiveConfidence(row.confidence, row.decay_class, row.last_confirmed_at, at)),
+    decay_class: row.decay_class,
+    freshness: freshness(at, row.last_confirmed_at),
+    last_confirmed_at: row.last_confirmed_at.toISOString(),
+    valid_from: iso(row.valid_from),
+    episode_ids: row.episode_ids,
+  };
+}
+
+export function toFactView(row: FactRow, at: Date): FactView {
+  return {
+    ...toCompactFactView(row, at),
+    predicate_raw: row.predicate_raw,
     memory_kind: row.memory_kind,
     importance: round(row.importance),
     confidence: round(row.confidence),
-    effective_confidence: round(effectiveConfidence(row.confidence, row.decay_class, row.last_confirmed_at, at)),
-    decay_class: row.decay_class,
-    last_confirmed_at: row.last_confirmed_at.toISOString(),
-    freshness: freshness(at, row.last_confirmed_at),
-    valid_from: iso(row.valid_from),
     invalid_at: iso(row.invalid_at),
     recorded_at: row.recorded_at.toISOString(),
     expired_at: iso(row.expired_at),
     invalidated_by: row.invalidated_by,
     source: row.source,
     sensitivity: row.sensitivity,
-    episode_ids: row.episode_ids,
     forgotten_at: iso(row.forgotten_at),
   };
 }
@@ -120,12 +137,18 @@ export interface FactQuery {
   limit: number;
 }
 
+const COMPACT_COLUMNS = `f.id, f.subject_id, s.name AS subject_name, s.type AS subject_type, f.predicate, f.family,
+      f.object_id, o.name AS object_name, o.type AS object_type, f.value, f.fact_text,
+      f.confidence, f.decay_class, f.last_confirmed_at, f.valid_from`;
+const FULL_COLUMNS = `${COMPACT_COLUMNS}, f.predicate_raw, f.memory_kind, f.importance, f.invalid_at, f.recorded_at, f.expired_at,
+      f.invalidated_by, f.source, f.sensitivity, f.forgotten_at`;
+
 /**
  * Facts of the scope valid at the reference time, with names of both ends,
  * provenance and decay, ordered in SQL by (effective) confidence so a budget
  * can cut the list anywhere. Facts on forgotten entities stay hidden.
  */
-export async function queryFacts(db: Queryable, scope: ReadScope, query: FactQuery): Promise<FactView[]> {
+async function selectFacts<R>(db: Queryable, scope: ReadScope, query: FactQuery, columns: string): Promise<R[]> {
   const p = new SqlParams();
   const at = `${p.add(referenceTime(scope))}::timestamptz`;
   const ns = p.add(scope.namespace);
@@ -133,16 +156,23 @@ export async function queryFacts(db: Queryable, scope: ReadScope, query: FactQue
   const effective = effectiveConfidenceSql('f', at);
   const rank = query.order === 'priority' ? `${effective} * (0.5 + 0.5 * f.importance)` : effective;
   const sql = `
-    SELECT f.id, f.subject_id, s.name AS subject_name, s.type AS subject_type, f.predicate, f.predicate_raw, f.family,
-      f.object_id, o.name AS object_name, o.type AS object_type, f.value, f.fact_text, f.memory_kind, f.importance,
-      f.confidence, f.decay_class, f.last_confirmed_at, f.valid_from, f.invalid_at, f.recorded_at, f.expired_at,
-      f.invalidated_by, f.source, f.sensitivity, f.forgotten_at,
-      ${factEpisodeIdsSql(ns, live('e'))} AS episode_ids
+    SELECT ${columns}, ${factEpisodeIdsSql(ns, live('e'))} AS episode_ids
     FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
     WHERE ${factFilter(p, scope)} AND ${live('s')} AND (o.id IS NULL OR ${live('o')}) AND (${query.where(p)})
     ORDER BY ${rank} DESC, f.last_confirmed_at DESC, f.id
     LIMIT ${p.add(query.limit)}`;
-  const { rows } = await db.query<FactRow>(sql, p.values);
-  const at2 = referenceTime(scope);
-  return rows.map((r) => toFactView(r, at2));
+  const { rows } = await db.query<R & QueryResultRow>(sql, p.values);
+  return rows;
+}
+
+/** Facts as every fact endpoint shows them. */
+export async function queryFacts(db: Queryable, scope: ReadScope, query: FactQuery): Promise<FactView[]> {
+  const at = referenceTime(scope);
+  return (await selectFacts<FactRow>(db, scope, query, FULL_COLUMNS)).map((r) => toFactView(r, at));
+}
+
+/** The same facts in the same order, with only what a context block shows (a context request reads them every turn). */
+export async function queryCompactFacts(db: Queryable, scope: ReadScope, query: FactQuery): Promise<CompactFactView[]> {
+  const at = referenceTime(scope);
+  return (await selectFacts<CompactFactRow>(db, scope, query, COMPACT_COLUMNS)).map((r) => toCompactFactView(r, at));
 }

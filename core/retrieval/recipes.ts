@@ -48,7 +48,10 @@ export const RECIPES: Record<string, Recipe> = {
   keyword_only: { name: 'keyword_only', weights: { ...off, keyword: 1 }, ...base },
   vector_only: { name: 'vector_only', weights: { ...off, vector: 1 }, ...base },
   graph: { name: 'graph', weights: { ...off, graph: 1, vector: 0.3 }, ...base, graph_hops: 3 },
-  /** The context block's memories: the tuned mix without the graph walk and the vector query, shallower, to stay inside its latency budget. */
+  /**
+   * The context block's memories: the tuned mix without the graph walk and the vector query (so the query is never
+   * embedded: the temporal signal ranks by the query's words instead), shallower, to stay inside its latency budget.
+   */
   context: { name: 'context', weights: { ...TUNED_WEIGHTS, vector: 0, graph: 0 }, ...base, depths: { vector: 0, keyword: 30, graph: 0, temporal: 30 } },
 };
 

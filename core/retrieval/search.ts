@@ -8,9 +8,11 @@ import type { Recipe } from './recipes.js';
 import { referenceTime, type ReadScope } from './scope.js';
 import type { SignalInput } from './signals/context.js';
 import { graphSignal } from './signals/graph.js';
-import { keywordSignal } from './signals/keyword.js';
-import { temporalSignal } from './signals/temporal.js';
-import { vectorSignal } from './signals/vector.js';
+import { keywordBranches } from './signals/keyword.js';
+import { runSignalStatement, type SignalBranchBuilder, type SignalBranches } from './signals/statement.js';
+import { temporalBranches } from './signals/temporal.js';
+import { vectorBranches } from './signals/vector.js';
+import { SqlParams } from './sql.js';
 import { parseTimeWindow } from './timeWindow.js';
 import type { RankedList, ResultKind, SearchResult, SignalName } from './types.js';
 
@@ -23,14 +25,14 @@ export interface SearchRequest {
   snippetChars?: number;
 }
 
-const SIGNAL_RUNNERS: Record<SignalName, (input: SignalInput) => Promise<RankedList[]>> = {
-  vector: vectorSignal,
-  keyword: keywordSignal,
-  graph: graphSignal,
-  temporal: temporalSignal,
-};
+/** Signals that need one query each: they share one statement, built in this order. */
+const STATEMENT_SIGNALS: Array<[SignalName, SignalBranchBuilder]> = [
+  ['keyword', keywordBranches],
+  ['vector', vectorBranches],
+  ['temporal', temporalBranches],
+];
 
-/** Signals in the order they run; weight 0 skips a signal's queries entirely. Keyword goes first: it needs no embedding, which is computed meanwhile. */
+/** The order of the lists handed to fusion. */
 const ORDER: SignalName[] = ['keyword', 'vector', 'graph', 'temporal'];
 
 /** Every enabled signal's rankings for one query (what fusion works from; the tuning script caches them). */
@@ -41,11 +43,11 @@ export async function collectSignals(
   request: Omit<SearchRequest, 'k' | 'snippetChars'>,
 ): Promise<RankedList[]> {
   const { recipe } = request;
-  // Embedded on first use; when the vector signal is on, right away: the keyword query is sent
-  // first, and Postgres executes it while the model runs here.
+  // Embedded on first use; when the vector signal is on, right away, in the model's worker
+  // thread, while the graph walk's first query (which needs no embedding) runs.
   let embedding: Promise<string> | undefined;
   const vector = () => (embedding ??= embedder.embed([request.query]).then(([v]) => toVectorSql(v)));
-  if (recipe.weights.vector > 0) vector().catch(() => undefined); // awaited by the vector signal
+  if (recipe.weights.vector > 0) vector().catch(() => undefined); // awaited by the signals that use it
   const input: SignalInput = {
     db,
     scope,
@@ -56,16 +58,23 @@ export async function collectSignals(
     tsquery: keywordTsQuery(request.query),
     window: recipe.weights.temporal > 0 ? parseTimeWindow(request.query, referenceTime(scope)) : null,
   };
-  const lists: RankedList[] = [];
   // Sequential on purpose: one connection per request keeps the pool free for concurrent requests.
-  for (const signal of ORDER) {
-    if (recipe.weights[signal] > 0) lists.push(...(await SIGNAL_RUNNERS[signal](input)));
+  // The graph walk goes first; its episodes join the other signals' statement.
+  const graph = recipe.weights.graph > 0 ? await graphSignal(input) : { lists: [], episodes: null };
+  const p = new SqlParams();
+  const parts: SignalBranches[] = [];
+  const builders: Array<[SignalName, SignalBranchBuilder | null]> = [...STATEMENT_SIGNALS, ['graph', graph.episodes]];
+  for (const [signal, build] of builders) {
+    if (recipe.weights[signal] === 0 || !build) continue;
+    const part = await build(input, p);
+    if (part) parts.push(part);
   }
-  return lists;
+  const fromStatement = await runSignalStatement(db, p, parts);
+  return ORDER.flatMap((signal) => (signal === 'graph' ? [...graph.lists, ...(fromStatement.get('graph') ?? [])] : fromStatement.get(signal) ?? []));
 }
 
 /**
- * Hybrid search on one connection (the caller's read transaction): each
+ * Hybrid search on one connection: each
  * enabled signal ranks candidates, weighted RRF fuses them, and the top k are
  * hydrated with snippet and provenance.
  */

@@ -1,9 +1,10 @@
-import { entitiesNamedIn } from '../entityMatch.js';
+import { entitiesNamedIn, type EntitySeed } from '../entityMatch.js';
 import { episodeFilter, factFilter } from '../scope.js';
 import { SqlParams } from '../sql.js';
 import { weightedTerms } from './keyword.js';
 import type { Hit, RankedList } from '../types.js';
 import type { SignalInput } from './context.js';
+import type { SignalBranchBuilder, SignalBranches } from './statement.js';
 
 interface EdgeRow {
   id: string;
@@ -24,6 +25,13 @@ function ranked(scores: Map<string, number>, depth: number): Hit[] {
     .map(([id, score]) => ({ id, score }));
 }
 
+export interface GraphSignal {
+  /** The walk's rankings of facts and entities. */
+  lists: RankedList[];
+  /** The episodes of the named entities, asked in the search's combined statement; null when nothing is named. */
+  episodes: SignalBranchBuilder | null;
+}
+
 /**
  * Graph signal: entities named in the query, then a breadth-first walk over
  * active facts up to `graph_hops`, each hop multiplying the score by
@@ -31,12 +39,12 @@ function ranked(scores: Map<string, number>, depth: number): Hit[] {
  * a hub entity (the speaker, the user) contributes its relevant facts first,
  * not all of them. Also ranks the episodes the named entities appear in.
  */
-export async function graphSignal(input: SignalInput): Promise<RankedList[]> {
+export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
   const { recipe, scope, db } = input;
   const depth = recipe.depths.graph;
-  if (depth === 0) return [];
+  if (depth === 0) return { lists: [], episodes: null };
   const seeds = await entitiesNamedIn(db, scope, input.query);
-  if (!seeds.length) return [];
+  if (!seeds.length) return { lists: [], episodes: null };
 
   const entityScores = new Map<string, number>(seeds.map((s) => [s.id, s.score]));
   const factScores = new Map<string, number>();
@@ -74,29 +82,30 @@ export async function graphSignal(input: SignalInput): Promise<RankedList[]> {
   const lists: RankedList[] = [];
   if (input.kinds.has('fact')) lists.push({ signal: 'graph', kind: 'fact', hits: ranked(factScores, depth) });
   if (input.kinds.has('entity')) lists.push({ signal: 'graph', kind: 'entity', hits: ranked(entityScores, depth) });
-  if (input.kinds.has('episode')) {
-    // Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker).
-    const p = new SqlParams();
-    const filter = episodeFilter(p, scope);
-    const seedIds = p.add(seeds.map((s) => s.id));
-    const seedScores = p.add(seeds.map((s) => s.score));
-    const speakers = seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
-    const speakerBranch = speakers.length
-      ? `UNION ALL SELECT e.id, sp.score FROM episode e JOIN unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)
-           ON lower(e.speaker) = sp.name WHERE ${filter}`
-      : '';
-    const { rows } = await db.query<{ id: string; score: number }>(
-      `WITH ${weightedTerms(p, 'episode', input.query)},
-            seed AS (SELECT * FROM unnest(${seedIds}::uuid[], ${seedScores}::float8[]) AS s(id, score)),
-            linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN seed ON seed.id = ee.entity_id ${speakerBranch}),
-            best AS (SELECT id, max(score) AS score FROM linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})
-       SELECT e.id, best.score * (coalesce((SELECT sum(t.idf) FROM terms_episode t WHERE e.content_tsv @@ t.tq), 0)
-                                  + ${LAMBDA} * (1 - coalesce(e.embedding <=> ${p.add(await input.vector())}::vector, 1))) AS score
-       FROM best JOIN episode e ON e.id = best.id
-       WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${p.add(depth)}`,
-      p.values,
-    );
-    lists.push({ signal: 'graph', kind: 'episode', hits: rows.map((r) => ({ id: r.id, score: Number(r.score) })) });
-  }
-  return lists;
+  return { lists, episodes: input.kinds.has('episode') ? (_input, p) => seedEpisodes(input, p, seeds) : null };
+}
+
+/** Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker). */
+async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[]): Promise<SignalBranches> {
+  const filter = episodeFilter(p, input.scope);
+  const seedIds = p.add(seeds.map((s) => s.id));
+  const seedScores = p.add(seeds.map((s) => s.score));
+  const speakers = seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
+  const speakerBranch = speakers.length
+    ? `UNION ALL SELECT e.id, sp.score FROM episode e JOIN unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)
+         ON lower(e.speaker) = sp.name WHERE ${filter}`
+    : '';
+  const ctes = [
+    weightedTerms(p, 'episode', input.query, 'graph_episode'),
+    `graph_seed AS (SELECT * FROM unnest(${seedIds}::uuid[], ${seedScores}::float8[]) AS s(id, score)),
+     graph_linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id ${speakerBranch}),
+     graph_best AS (SELECT id, max(score) AS score FROM graph_linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})`,
+  ];
+  const branch = `(SELECT 'graph' AS signal, 'episode' AS kind, e.id,
+      (best.score * (coalesce((SELECT sum(t.idf) FROM terms_graph_episode t WHERE e.content_tsv @@ t.tq), 0)
+                     + ${LAMBDA} * (1 - coalesce(e.embedding <=> ${p.add(await input.vector())}::vector, 1))))::float8 AS score,
+      0::float8 AS tiebreak
+    FROM graph_best best JOIN episode e ON e.id = best.id
+    WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${p.add(input.recipe.depths.graph)})`;
+  return { signal: 'graph', kinds: ['episode'], ctes, branches: [branch] };
 }
