@@ -1,18 +1,8 @@
-import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { migrate } from '../../core/db/migrate.js';
 
-const LOCAL_SOCKET_DIR = '/var/run/postgresql';
-
-/**
- * Where benchmarks put their data when DATABASE_URL is unset: the local
- * PostgreSQL (with pgvector), through its Unix socket when there is one, as a
- * service on the database's host would connect. Measured on the 2-core bench
- * machine, a loopback TCP round trip cost the API noticeably more CPU.
- */
-export const DEFAULT_BENCH_DATABASE_URL = existsSync(`${LOCAL_SOCKET_DIR}/.s.PGSQL.5432`)
-  ? `postgresql://postgres@localhost/mnemo_bench?host=${encodeURIComponent(LOCAL_SOCKET_DIR)}`
-  : 'postgresql://postgres@127.0.0.1:5432/mnemo_bench';
+/** Where benchmarks put their data when DATABASE_URL is unset: the local PostgreSQL (with pgvector). */
+export const DEFAULT_BENCH_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/mnemo_bench';
 
 /**
  * Makes sure the database of `url` exists on its server (re-created empty when
