@@ -74,9 +74,9 @@ export async function collectSignals(
 }
 
 /**
- * Hybrid search on one connection: each
- * enabled signal ranks candidates, weighted RRF fuses them, and the top k are
- * hydrated with snippet and provenance.
+ * Hybrid search on one connection: each enabled signal ranks candidates,
+ * weighted RRF fuses them, and the top k are hydrated with snippet and
+ * provenance.
  */
 export async function runSearch(
   db: Queryable,

@@ -40,14 +40,14 @@ export const keywordBranches: SignalBranchBuilder = async (input, p) => {
   const limit = p.add(depth);
   const ctes: string[] = [];
   const branches: string[] = [];
-  if (input.kinds.has('episode')) {
+  if (kinds.includes('episode')) {
     ctes.push(weightedTerms(p, 'episode', text));
     branches.push(`(SELECT 'keyword' AS signal, 'episode' AS kind, e.id, (SELECT sum(t.idf) FROM terms_episode t WHERE e.content_tsv @@ t.tq)::float8 AS score,
         ts_rank_cd(e.content_tsv, c.q, 1)::float8 AS tiebreak
       FROM episode e, cand_episode c WHERE ${episodeFilter(p, input.scope)} AND e.content_tsv @@ c.q
       ORDER BY score DESC, tiebreak DESC, e.occurred_at DESC LIMIT ${limit})`);
   }
-  if (input.kinds.has('fact')) {
+  if (kinds.includes('fact')) {
     ctes.push(weightedTerms(p, 'fact', text));
     branches.push(`(SELECT 'keyword' AS signal, 'fact' AS kind, f.id, (SELECT sum(t.idf) FROM terms_fact t WHERE f.fact_tsv @@ t.tq)::float8 AS score,
         ts_rank_cd(f.fact_tsv, c.q, 1)::float8 AS tiebreak

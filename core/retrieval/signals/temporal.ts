@@ -40,7 +40,7 @@ export const temporalBranches: SignalBranchBuilder = async (input, p) => {
   const len = p.add(lengthS);
   const limit = p.add(depth);
   const branches: string[] = [];
-  if (input.kinds.has('episode')) {
+  if (kinds.includes('episode')) {
     const lo = p.add(new Date(window.start.getTime() - padMs));
     const hi = p.add(new Date(window.end.getTime() + padMs));
     branches.push(`(SELECT 'temporal' AS signal, 'episode' AS kind, e.id,
@@ -49,7 +49,7 @@ export const temporalBranches: SignalBranchBuilder = async (input, p) => {
       FROM episode e WHERE ${episodeFilter(p, scope)} AND e.occurred_at >= ${lo}::timestamptz AND e.occurred_at < ${hi}::timestamptz
       ORDER BY score DESC, e.id LIMIT ${limit})`);
   }
-  if (input.kinds.has('fact')) {
+  if (kinds.includes('fact')) {
     branches.push(`(SELECT 'temporal' AS signal, 'fact' AS kind, f.id, ${topical('f.embedding', 'f.fact_tsv')}::float8 AS score, 0::float8 AS tiebreak FROM fact f
       WHERE ${factOverlapFilter(p, scope, window.start, window.end)} ORDER BY score DESC, f.id LIMIT ${limit})`);
   }

@@ -30,7 +30,7 @@ export const vectorBranches: SignalBranchBuilder = async (input, p) => {
   const q = `${p.add(await input.vector())}::vector`;
   const limit = p.add(depth);
   const branches: string[] = [];
-  if (input.kinds.has('episode')) branches.push(nearest('episode', episodeFilter(p, input.scope), q, limit, narrow(input.scope)));
-  if (input.kinds.has('fact')) branches.push(nearest('fact', factFilter(p, input.scope), q, limit, input.scope.userId !== undefined));
+  if (kinds.includes('episode')) branches.push(nearest('episode', episodeFilter(p, input.scope), q, limit, narrow(input.scope)));
+  if (kinds.includes('fact')) branches.push(nearest('fact', factFilter(p, input.scope), q, limit, input.scope.userId !== undefined));
   return { signal: 'vector', kinds, ctes: [], branches };
 };
