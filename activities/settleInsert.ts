@@ -1,6 +1,6 @@
 import type { PoolClient } from '../core/db/pool.js';
 import type { TimedFact, WritePlan } from '../core/ingest/contracts.js';
-import { planWrites } from '../core/ingest/contradiction.js';
+import { emptyWritePlan, planWrites } from '../core/ingest/contradiction.js';
 import { sameObject } from '../core/ingest/dedup.js';
 import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, toRef, type ExistingRow } from './existingFacts.js';
 
@@ -11,8 +11,6 @@ export type Settlement =
   | { kind: 'insert'; plan: WritePlan }
   /** Arbitration against a value committed meanwhile replaced or rejected it: nothing to insert. */
   | { kind: 'absorbed'; plan: WritePlan };
-
-const nothing = (): WritePlan => ({ inserts: [], confirmations: [], refinements: [], invalidations: [], rejections: [], reviews: [] });
 
 /**
  * Stages 4–6 judged the episode against the graph as it was when they ran, and
@@ -36,7 +34,7 @@ export async function settleInsert(
   },
 ): Promise<Settlement> {
   const { fact, subjectId, objectId } = input;
-  if (fact.candidate.negated) return { kind: 'insert', plan: nothing() };
+  if (fact.candidate.negated) return { kind: 'insert', plan: emptyWritePlan() };
   const { rows } = await tx.query<ExistingRow>(
     `SELECT ${EXISTING_FACT_COLUMNS} FROM fact WHERE namespace = $1 AND subject_id = $2 AND predicate = $3 AND ${ACTIVE_FACT} ORDER BY id`,
     [input.namespace, subjectId, fact.candidate.predicate],
@@ -45,7 +43,7 @@ export async function settleInsert(
   const same = slot.find((e) => sameObject({ objectId, value: fact.candidate.value }, e));
   if (same) return { kind: 'confirm', factId: same.id };
   const news = slot.filter((e) => !input.alreadyDecided.has(e.id));
-  if (!fact.singleValued || news.length === 0) return { kind: 'insert', plan: nothing() };
+  if (!fact.singleValued || news.length === 0) return { kind: 'insert', plan: emptyWritePlan() };
   const plan = planWrites([{ ...fact, subjectId, objectId, decision: { kind: 'new' } }], news, input.occurredAt);
   const inserted = plan.inserts.some((x) => x.id === fact.id);
   plan.inserts = [];

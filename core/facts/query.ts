@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { nameKey } from '../domain/canonical.js';
 import { SqlParams } from '../retrieval/sql.js';
-import { toFactView, type FactRow as ViewRow } from '../retrieval/facts.js';
+import { FACT_VIEW_COLUMNS, toFactView, type FactRow as ViewRow } from '../retrieval/facts.js';
 
 export interface FactFilter {
   namespace: string;
@@ -49,10 +49,7 @@ export function factView(row: FactRow, now: Date) {
 export type FactView = ReturnType<typeof factView>;
 
 const FACT_SELECT_TEMPLATE = `
-  SELECT f.id, f.subject_id, s.name AS subject_name, s.type AS subject_type, f.predicate, f.predicate_raw, f.family,
-         f.object_id, o.name AS object_name, o.type AS object_type, f.value, f.fact_text, f.memory_kind, f.importance,
-         f.confidence, f.decay_class, f.last_confirmed_at, f.confirmation_count, f.valid_from, f.invalid_at, f.recorded_at,
-         f.expired_at, f.invalidated_by, f.source, f.sensitivity, f.previous_values, f.properties, f.forgotten_at,
+  SELECT ${FACT_VIEW_COLUMNS}, f.confirmation_count, f.previous_values, f.properties,
          ARRAY(SELECT fe.episode_id FROM fact_episode fe JOIN episode e ON e.id = fe.episode_id
                 WHERE fe.fact_id = f.id AND (e.forgotten_at IS NULL OR $INCLUDE_FORGOTTEN) ORDER BY fe.created_at) AS episode_ids
     FROM fact f

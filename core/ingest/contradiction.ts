@@ -3,6 +3,11 @@ import { sameObject } from './dedup.js';
 
 const time = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
 
+/** A plan that writes nothing. */
+export function emptyWritePlan(): WritePlan {
+  return { inserts: [], confirmations: [], refinements: [], invalidations: [], rejections: [], reviews: [] };
+}
+
 /**
  * Stage 6 as a pure function: turns the episode's timed, deduplicated facts
  * into a write plan against the subject's currently active facts.
@@ -14,7 +19,7 @@ const time = (iso: string | null): number | null => (iso === null ? null : Date.
  * place (audited), lower is rejected, equal waits for an operator.
  */
 export function planWrites(facts: TimedFact[], activeSingleValued: ExistingFactRef[], occurredAt: string): WritePlan {
-  const plan: WritePlan = { inserts: [], confirmations: [], refinements: [], invalidations: [], rejections: [], reviews: [] };
+  const plan = emptyWritePlan();
   const invalidated = new Set<string>();
   const asserted = facts.filter((f) => !f.candidate.negated);
   const negated = facts.filter((f) => f.candidate.negated);

@@ -137,10 +137,13 @@ export interface FactQuery {
   limit: number;
 }
 
+/** The columns of `CompactFactRow` but `episode_ids`. */
 const COMPACT_COLUMNS = `f.id, f.subject_id, s.name AS subject_name, s.type AS subject_type, f.predicate, f.family,
       f.object_id, o.name AS object_name, o.type AS object_type, f.value, f.fact_text,
       f.confidence, f.decay_class, f.last_confirmed_at, f.valid_from`;
-const FULL_COLUMNS = `${COMPACT_COLUMNS}, f.predicate_raw, f.memory_kind, f.importance, f.invalid_at, f.recorded_at, f.expired_at,
+
+/** The columns of `FactRow` but `episode_ids`, for a query joining `fact f`, subject `s` and object `o`. */
+export const FACT_VIEW_COLUMNS = `${COMPACT_COLUMNS}, f.predicate_raw, f.memory_kind, f.importance, f.invalid_at, f.recorded_at, f.expired_at,
       f.invalidated_by, f.source, f.sensitivity, f.forgotten_at`;
 
 /**
@@ -168,7 +171,7 @@ async function selectFacts<R>(db: Queryable, scope: ReadScope, query: FactQuery,
 /** Facts as every fact endpoint shows them. */
 export async function queryFacts(db: Queryable, scope: ReadScope, query: FactQuery): Promise<FactView[]> {
   const at = referenceTime(scope);
-  return (await selectFacts<FactRow>(db, scope, query, FULL_COLUMNS)).map((r) => toFactView(r, at));
+  return (await selectFacts<FactRow>(db, scope, query, FACT_VIEW_COLUMNS)).map((r) => toFactView(r, at));
 }
 
 /** The same facts in the same order, with only what a context block shows (a context request reads them every turn). */
