@@ -1,5 +1,8 @@
+import { Context } from '@temporalio/activity';
 import { runsStagesLocally, startExtraction } from '../core/ingest/startExtraction.js';
 import type { ActivityDeps } from './deps.js';
+
+const RECONCILE_START_CONCURRENCY = 8;
 
 export function createReconcileActivities(deps: ActivityDeps) {
   return {
@@ -13,10 +16,17 @@ export function createReconcileActivities(deps: ActivityDeps) {
         [input.limit],
       );
       let started = 0;
-      for (const row of rows) {
-        const outcome = await startExtraction(deps.temporal, { episodeId: row.id, localStages: runsStagesLocally(deps.config) });
-        if (outcome === 'started') started++;
-      }
+      let next = 0;
+      // A few starts at a time: a backlog left by a burst drains faster than workers extract, without flooding Temporal.
+      const lane = async () => {
+        while (next < rows.length) {
+          const row = rows[next++];
+          const outcome = await startExtraction(deps.temporal, { episodeId: row.id, localStages: runsStagesLocally(deps.config) });
+          if (outcome === 'started') started++;
+          Context.current().heartbeat(next);
+        }
+      };
+      await Promise.all(Array.from({ length: RECONCILE_START_CONCURRENCY }, lane));
       if (rows.length) deps.logger.info({ found: rows.length, started }, 'reconcile started pending extractions');
       return { found: rows.length, started };
     },

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Deps } from '../core/deps.js';
 import { authenticate } from './auth.js';
 import { errorHandler, HttpError, unknownRoute } from './errors.js';
+import { installRequestLogging } from './requestLogging.js';
 import { healthRoutes } from './routes/health.js';
 import { v1Routes } from './routes/v1.js';
 
@@ -22,21 +21,10 @@ export function createApp(deps: Deps): Express {
   // Answers are computed per request (decay moves with the clock): hashing every body for an ETag bought nothing.
   app.disable('etag');
   app.set('query parser', 'extended');
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && incoming.length <= 200 ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  installRequestLogging(app, deps.logger);
   app.use(healthRoutes(deps));
   app.use('/v1', jsonOnly, express.json({ limit: deps.config.BODY_LIMIT, strict: true }), authenticate(deps), v1Routes(deps));
   app.use(unknownRoute);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler());
   return app;
 }

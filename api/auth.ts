@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { canAccessNamespace, findApiKey, hasRole, sameKey, type Principal } from '../core/auth/apiKeys.js';
+import { canAccessNamespace, findApiKey, hashApiKey, hasRole, matchesKeyHash, type Principal } from '../core/auth/apiKeys.js';
 import type { Deps } from '../core/deps.js';
 import type { Role } from '../core/domain/types.js';
 import { HttpError } from './errors.js';
@@ -12,12 +12,14 @@ declare module 'express-serve-static-core' {
 
 /** Bearer-key authentication: MNEMO_API_KEY is an admin key; others are looked up by hash. */
 export function authenticate(deps: Pick<Deps, 'config' | 'pool'>): RequestHandler {
+  // Hashed once: every request compares against it.
+  const adminKeyHash = deps.config.MNEMO_API_KEY ? hashApiKey(deps.config.MNEMO_API_KEY) : null;
   return async (req: Request, _res: Response, next: NextFunction) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) return next(new HttpError('unauthorized', 'Missing bearer key: send Authorization: Bearer <key>'));
     const key = match[1];
-    if (deps.config.MNEMO_API_KEY && sameKey(key, deps.config.MNEMO_API_KEY)) {
+    if (adminKeyHash && matchesKeyHash(key, adminKeyHash)) {
       req.principal = { keyId: 'env:MNEMO_API_KEY', role: 'admin', namespace: null };
       return next();
     }

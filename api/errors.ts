@@ -1,6 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import type { Logger } from '../core/logger.js';
 
 export type ErrorCode =
   | 'invalid_input'
@@ -66,11 +65,12 @@ export function toHttpError(err: unknown): HttpError {
   return new HttpError('internal', 'Internal error');
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/** Maps any error to the one JSON error shape; internal errors are logged with the request id. */
+export function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const httpError = toHttpError(err);
     if (httpError.code === 'internal') {
-      (req.log ?? logger).error({ err }, 'unhandled error');
+      req.log.error({ err }, 'unhandled error');
     }
     res.status(httpError.status).json({
       error: { code: httpError.code, message: httpError.message, details: httpError.details ?? null },

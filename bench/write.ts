@@ -45,6 +45,11 @@ try {
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM episode WHERE id = ANY($1::uuid[])', [acknowledged]);
+  // Acknowledged is not extracted: extraction follows at the workers' pace (starts are paced, the rest left to reconcile).
+  const { rows: statusRows } = await db.query<{ status: string; n: number }>(
+    'SELECT status, count(*)::int AS n FROM episode WHERE id = ANY($1::uuid[]) GROUP BY status ORDER BY status',
+    [acknowledged],
+  );
   await db.end();
   const output = {
     connections,
@@ -59,6 +64,7 @@ try {
     requests_per_s: result.requests.average,
     errors: result.errors + result.non2xx + result.timeouts,
     lost: acknowledged.length - rows[0].n,
+    statuses_at_end: Object.fromEntries(statusRows.map((r) => [r.status, r.n])),
     machine: { cores: (await import('node:os')).cpus().length },
   };
   console.log(JSON.stringify(output, null, 2));

@@ -38,6 +38,8 @@ describe('config', () => {
       ['LOG_LEVEL', 'info'],
       ['BODY_LIMIT', '1mb'],
       ['DB_POOL_MAX', 20],
+      ['EXTRACTION_STARTS_PER_SECOND', 100],
+      ['WORKER_NICE', 10],
       ['MIGRATE_ON_START', false],
     ];
 
@@ -129,6 +131,10 @@ describe('config', () => {
       ['BODY_LIMIT', '10 gigs', 'must look like 100kb or 1mb'],
       ['DB_POOL_MAX', '1', 'must be at least 2'],
       ['DB_POOL_MAX', 'many', 'must be a number'],
+      ['EXTRACTION_STARTS_PER_SECOND', '0', 'must be at least 1'],
+      ['EXTRACTION_STARTS_PER_SECOND', 'fast', 'must be a number'],
+      ['WORKER_NICE', '20', 'must be at most 19'],
+      ['WORKER_NICE', '-21', 'must be at least -20'],
       ['MIGRATE_ON_START', 'yes', 'must be true or false'],
     ];
 

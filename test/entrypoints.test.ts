@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../core/embedded/ports.js';
 import { createEmptyDatabase, type TestDatabase } from './support/db.js';
@@ -80,11 +81,12 @@ describe('production entry points (npm run api / npm run worker)', () => {
       expect(await api.exit).toBe(0);
     }, 120_000);
 
-    it('npm run worker polls its task queue (the container healthcheck sees it); SIGTERM exits 0', async () => {
+    it('npm run worker polls its task queue (the container healthcheck sees it) at WORKER_NICE priority; SIGTERM exits 0', async () => {
       const env = {
         DATABASE_URL: db.url,
         TEMPORAL_ADDRESS: testTemporalAddress(),
         TEMPORAL_TASK_QUEUE: `entrypoint-${process.pid}-${Date.now()}`,
+        WORKER_NICE: '7',
       };
       const worker = run('workers/main.ts', env);
       try {
@@ -92,6 +94,7 @@ describe('production entry points (npm run api / npm run worker)', () => {
           const health = run('scripts/healthcheck.ts', env, ['worker']);
           return (await health.exit) === 0;
         }, 90_000);
+        expect(os.getPriority(worker.child.pid)).toBe(7);
       } finally {
         worker.child.kill('SIGTERM');
       }

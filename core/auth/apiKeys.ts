@@ -18,10 +18,9 @@ export function generateApiKey(): string {
   return `mnemo_${randomBytes(24).toString('base64url')}`;
 }
 
-export function sameKey(a: string, b: string): boolean {
-  const ha = Buffer.from(hashApiKey(a), 'hex');
-  const hb = Buffer.from(hashApiKey(b), 'hex');
-  return timingSafeEqual(ha, hb);
+/** Constant-time comparison of a presented key with a stored hash (hashing first makes the lengths equal). */
+export function matchesKeyHash(key: string, keyHash: string): boolean {
+  return timingSafeEqual(Buffer.from(hashApiKey(key), 'hex'), Buffer.from(keyHash, 'hex'));
 }
 
 export async function findApiKey(db: Queryable, key: string): Promise<Principal | null> {

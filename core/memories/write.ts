@@ -69,7 +69,9 @@ export class MemoryWriter {
   private readonly groupCommit: GroupCommit<EpisodeInsert>;
 
   constructor(private readonly deps: Pick<Deps, 'pool' | 'temporal' | 'logger' | 'now' | 'config'>) {
-    this.dispatcher = new ExtractionDispatcher((id) => this.startQuietly(id), deps.logger);
+    this.dispatcher = new ExtractionDispatcher((id) => this.startQuietly(id), deps.logger, {
+      startsPerSecond: deps.config.EXTRACTION_STARTS_PER_SECOND,
+    });
     this.groupCommit = new GroupCommit((rows) => insertEpisodes(deps.pool, rows));
   }
 
