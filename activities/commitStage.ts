@@ -6,7 +6,7 @@ import { MAX_GRAPH_WRITES_PER_EPISODE } from '../core/ingest/contracts.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { applyWriteLimit } from '../core/ingest/writeLimit.js';
 import type { ActivityDeps } from './deps.js';
-import { recordStage } from './stageRecorder.js';
+import { recordStage, type StageRunLog } from './stageRecorder.js';
 import { settleInsert } from './settleInsert.js';
 
 const ACTOR = 'workflow:ingestEpisode';
@@ -50,12 +50,15 @@ async function lockInOrder(tx: PoolClient, keys: string[]): Promise<void> {
 }
 
 async function committedIds(tx: PoolClient, episodeId: string): Promise<{ entityIds: string[]; factIds: string[] }> {
-  const entities = await tx.query<{ entity_id: string }>('SELECT entity_id FROM entity_episode WHERE episode_id = $1 ORDER BY entity_id', [episodeId]);
-  const facts = await tx.query<{ fact_id: string }>('SELECT DISTINCT fact_id FROM fact_episode WHERE episode_id = $1 ORDER BY fact_id', [episodeId]);
-  return { entityIds: entities.rows.map((r) => r.entity_id), factIds: facts.rows.map((r) => r.fact_id) };
+  const { rows } = await tx.query<{ entity_ids: string[]; fact_ids: string[] }>(
+    `SELECT ARRAY(SELECT entity_id FROM entity_episode WHERE episode_id = $1 ORDER BY entity_id)::text[] AS entity_ids,
+            ARRAY(SELECT DISTINCT fact_id FROM fact_episode WHERE episode_id = $1 ORDER BY fact_id)::text[] AS fact_ids`,
+    [episodeId],
+  );
+  return { entityIds: rows[0].entity_ids, factIds: rows[0].fact_ids };
 }
 
-export function createCommitActivities(deps: ActivityDeps) {
+export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLog) {
   return {
     /**
      * Stage 7: one transaction for the whole episode — entities, facts,
@@ -75,7 +78,7 @@ export function createCommitActivities(deps: ActivityDeps) {
         rejections: input.plan.rejections.length,
         reviews: input.plan.reviews.length,
       };
-      return recordStage(deps.telemetryPool, 'commit', { namespace: episode.namespace, episodeId: episode.id }, summary, async () => {
+      return recordStage(stageRuns, 'commit', { namespace: episode.namespace, episodeId: episode.id }, summary, async () => {
         const limited = applyWriteLimit(input.entities, input.plan, MAX_GRAPH_WRITES_PER_EPISODE);
         const { plan, entities } = limited;
         // Embeddings may be a network call: compute them before the transaction opens.

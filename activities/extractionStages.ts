@@ -14,7 +14,7 @@ import {
   type ResolutionItem,
 } from '../core/extraction/types.js';
 import type { ActivityDeps } from './deps.js';
-import { recordStage } from './stageRecorder.js';
+import { recordStage, type StageRunLog } from './stageRecorder.js';
 
 function episodeText(episode: EpisodeSnapshot, text = episode.content): EpisodeText {
   return { text, speaker: episode.speaker, occurredAt: episode.occurredAt };
@@ -35,14 +35,14 @@ export function mergeCandidates(candidates: EntityCandidate[]): EntityCandidate[
   return merged;
 }
 
-export function createExtractionActivities(deps: ActivityDeps) {
+export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageRunLog) {
   const scopeOf = (episode: EpisodeSnapshot) => ({ namespace: episode.namespace, episodeId: episode.id });
 
   return {
     /** Stage 1: `{name, type}` candidates; long episodes are chunked. */
     async entityExtract(input: { episode: EpisodeSnapshot }): Promise<EntityCandidate[]> {
       const { episode } = input;
-      return recordStage(deps.telemetryPool, 'entity-extract', scopeOf(episode), { chars: episode.content.length }, async () => {
+      return recordStage(stageRuns, 'entity-extract', scopeOf(episode), { chars: episode.content.length }, async () => {
         const explicit = explicitFactOf(episode.metadata);
         if (explicit) return { output: explicitEntities(explicit) };
         let usage = NO_USAGE;
@@ -59,31 +59,47 @@ export function createExtractionActivities(deps: ActivityDeps) {
     /** Stage 2: nearest existing entities (exact/alias match + pgvector ANN), then one batched judgement. */
     async entityResolve(input: { episode: EpisodeSnapshot; entities: EntityCandidate[] }): Promise<ResolvedEntity[]> {
       const { episode, entities } = input;
-      return recordStage(deps.telemetryPool, 'entity-resolve', scopeOf(episode), { entities }, async () => {
+      return recordStage(stageRuns, 'entity-resolve', scopeOf(episode), { entities }, async () => {
         if (entities.length === 0) return { output: [] };
         const scopeUser = episode.userId ?? '';
         const vectors = await deps.nameEmbedder.embed(entities.map((e) => e.name));
-        const items: ResolutionItem[] = [];
-        for (const [index, candidate] of entities.entries()) {
-          const keys = [...new Set([candidate.name, ...candidate.aliases].map(canonicalKey))];
-          const { rows } = await deps.pool.query<ExistingEntity & { aliases: string[] }>(
-            `(SELECT id, name, type, aliases, 1.0::float8 AS similarity FROM entity
-               WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
-                 AND (name_key = ANY($3) OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = ANY($3)))
-               LIMIT 5)
-             UNION ALL
-             (SELECT id, name, type, aliases, 1 - (name_embedding <=> $4::vector) AS similarity FROM entity
-               WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
-               ORDER BY name_embedding <=> $4::vector LIMIT 3)`,
-            [episode.namespace, scopeUser, keys, toVectorSql(vectors[index])],
-          );
-          const nearest = new Map<string, ExistingEntity>();
-          for (const row of rows) {
-            const prev = nearest.get(row.id);
-            if (!prev || prev.similarity < row.similarity) nearest.set(row.id, { ...row, similarity: Number(row.similarity) });
-          }
-          items.push({ index, candidate, nearest: [...nearest.values()].filter((n) => n.similarity >= 0.5) });
+        // One round trip for every candidate: exact name/alias matches and the nearest names by embedding.
+        const { rows } = await deps.pool.query<ExistingEntity & { idx: number; aliases: string[] }>(
+          `SELECT c.idx, m.id, m.name, m.type, m.aliases, m.similarity
+             FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec text)
+            CROSS JOIN LATERAL (
+              (SELECT id, name, type, aliases, 1.0::float8 AS similarity FROM entity
+                WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
+                  AND (name_key = ANY(c.keys) OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = ANY(c.keys)))
+                LIMIT 5)
+              UNION ALL
+              (SELECT id, name, type, aliases, 1 - (name_embedding <=> c.vec::vector) AS similarity FROM entity
+                WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
+                ORDER BY name_embedding <=> c.vec::vector LIMIT 3)
+            ) AS m`,
+          [
+            episode.namespace,
+            scopeUser,
+            JSON.stringify(
+              entities.map((candidate, idx) => ({
+                idx,
+                keys: [...new Set([candidate.name, ...candidate.aliases].map(canonicalKey))],
+                vec: toVectorSql(vectors[idx]),
+              })),
+            ),
+          ],
+        );
+        const nearestByIndex = entities.map(() => new Map<string, ExistingEntity>());
+        for (const { idx, ...row } of rows) {
+          const nearest = nearestByIndex[idx];
+          const prev = nearest.get(row.id);
+          if (!prev || prev.similarity < row.similarity) nearest.set(row.id, { ...row, similarity: Number(row.similarity) });
         }
+        const items: ResolutionItem[] = entities.map((candidate, index) => ({
+          index,
+          candidate,
+          nearest: [...nearestByIndex[index].values()].filter((n) => n.similarity >= 0.5),
+        }));
         const judged = items.some((i) => i.nearest.length > 0)
           ? await deps.extractor.judgeEntities(episodeText(episode), items.filter((i) => i.nearest.length > 0))
           : { decisions: [], usage: NO_USAGE };
@@ -111,7 +127,7 @@ export function createExtractionActivities(deps: ActivityDeps) {
     /** Stage 3: triples with fact_text, memory kind, importance, confidence, family. */
     async factExtract(input: { episode: EpisodeSnapshot; entities: ResolvedEntity[] }): Promise<FactCandidate[]> {
       const { episode, entities } = input;
-      return recordStage(deps.telemetryPool, 'fact-extract', scopeOf(episode), { entities: entities.map((e) => e.name) }, async () => {
+      return recordStage(stageRuns, 'fact-extract', scopeOf(episode), { entities: entities.map((e) => e.name) }, async () => {
         const explicit = explicitFactOf(episode.metadata);
         if (explicit) return { output: [explicitCandidate(explicit)] };
         let usage = NO_USAGE;

@@ -13,7 +13,7 @@ import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { explicitFactOf } from '../core/ingest/explicitFact.js';
 import type { ActivityDeps } from './deps.js';
 import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, toRef, type ExistingRow } from './existingFacts.js';
-import { recordStage } from './stageRecorder.js';
+import { recordStage, type StageRunLog } from './stageRecorder.js';
 
 /** Explicit override from the episode's metadata (`metadata.sensitivity`), else the keyword classifier. */
 function sensitivityFor(episode: EpisodeSnapshot, candidate: FactCandidate): Sensitivity {
@@ -50,14 +50,14 @@ export function bindFacts(episode: EpisodeSnapshot, entities: ResolvedEntity[], 
   return bound;
 }
 
-export function createFactActivities(deps: ActivityDeps) {
+export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog) {
   const scopeOf = (episode: EpisodeSnapshot) => ({ namespace: episode.namespace, episodeId: episode.id });
 
   return {
     /** Stage 4: compares each candidate with active facts on the same subject / entity pair. */
     async factDedup(input: { episode: EpisodeSnapshot; entities: ResolvedEntity[]; facts: FactCandidate[] }): Promise<BoundFact[]> {
       const { episode } = input;
-      return recordStage(deps.telemetryPool, 'fact-dedup', scopeOf(episode), { facts: input.facts.length }, async () => {
+      return recordStage(stageRuns, 'fact-dedup', scopeOf(episode), { facts: input.facts.length }, async () => {
         const bound = bindFacts(episode, input.entities, input.facts);
         const subjectIds = [...new Set(bound.map((f) => f.subjectId))];
         const existingIds = new Set(input.entities.filter((e) => !e.isNew).map((e) => e.id));
@@ -90,7 +90,7 @@ export function createFactActivities(deps: ActivityDeps) {
     async temporalResolve(input: { episode: EpisodeSnapshot; facts: BoundFact[] }): Promise<TimedFact[]> {
       const { episode } = input;
       const explicit = explicitFactOf(episode.metadata);
-      return recordStage(deps.telemetryPool, 'temporal', scopeOf(episode), { facts: input.facts.length, override: episode.tValidOverride }, async () => {
+      return recordStage(stageRuns, 'temporal', scopeOf(episode), { facts: input.facts.length, override: episode.tValidOverride }, async () => {
         const output = input.facts.map((f) => {
           const times = resolveFactTimes(f.candidate, episode.occurredAt, episode.tValidOverride);
           return { ...f, validFrom: times.valid_from, invalidAt: explicit?.invalid_at ?? times.invalid_at };
@@ -102,7 +102,7 @@ export function createFactActivities(deps: ActivityDeps) {
     /** Stage 6: arbitration against the subject's current single-valued facts → the write plan. */
     async contradiction(input: { episode: EpisodeSnapshot; facts: TimedFact[] }): Promise<WritePlan> {
       const { episode, facts } = input;
-      return recordStage(deps.telemetryPool, 'contradiction', scopeOf(episode), { facts: facts.length }, async () => {
+      return recordStage(stageRuns, 'contradiction', scopeOf(episode), { facts: facts.length }, async () => {
         const single = facts.filter((f) => f.singleValued && f.decision.kind === 'new' && !f.candidate.negated);
         let active: ExistingFactRef[] = [];
         if (single.length) {

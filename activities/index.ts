@@ -5,6 +5,7 @@ import { createExtractionActivities } from './extractionStages.js';
 import { createFactActivities } from './factStages.js';
 import { createMaintenanceActivities } from './maintenance.js';
 import { createReconcileActivities } from './reconcile.js';
+import { StageRunLog } from './stageRecorder.js';
 
 export type { ActivityDeps };
 
@@ -13,11 +14,12 @@ export type { ActivityDeps };
  * (the keys) are stored in workflow histories: do not rename them.
  */
 export function createActivities(deps: ActivityDeps) {
+  const stageRuns = new StageRunLog(deps.telemetryPool);
   return {
     ...createLifecycleActivities(deps),
-    ...createExtractionActivities(deps),
-    ...createFactActivities(deps),
-    ...createCommitActivities(deps),
+    ...createExtractionActivities(deps, stageRuns),
+    ...createFactActivities(deps, stageRuns),
+    ...createCommitActivities(deps, stageRuns),
     ...createReconcileActivities(deps),
     ...createMaintenanceActivities(deps),
   };
