@@ -5,11 +5,11 @@ import os from 'node:os';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
 import { describeStartupFailure, onShutdownSignal, requireExternalServices } from '../core/embedded/lifecycle.js';
-import { createLogger } from '../core/logger.js';
+import { createLogger, type Logger } from '../core/logger.js';
 import { startWorker } from './runtime.js';
 
 /** Extraction is background work: on a host shared with the API, acknowledgements and reads should win the CPU. */
-function lowerPriority(nice: number, logger: ReturnType<typeof createLogger>): void {
+function lowerPriority(nice: number, logger: Logger): void {
   try {
     os.setPriority(nice);
   } catch (err) {
@@ -21,6 +21,7 @@ function lowerPriority(nice: number, logger: ReturnType<typeof createLogger>): v
 async function main(): Promise<void> {
   const config = requireExternalServices(loadConfig(), 'npm run worker');
   const logger = createLogger(config, { process: 'worker' });
+  // Before the worker starts its own threads (Temporal core, onnxruntime): they inherit the priority.
   lowerPriority(config.WORKER_NICE, logger);
   const deps = buildDeps(config, { logger });
   const runtime = await startWorker(deps);

@@ -9,7 +9,7 @@ export interface DispatcherLimits {
   startsPerSecond: number;
 }
 
-export const DEFAULT_DISPATCHER_LIMITS: DispatcherLimits = { maxInFlight: 16, maxQueued: 2_000, startsPerSecond: 100 };
+const DEFAULT_DISPATCHER_LIMITS: DispatcherLimits = { maxInFlight: 16, maxQueued: 2_000, startsPerSecond: 100 };
 
 /**
  * Hands acknowledged episodes to Temporal without letting a burst of writes
@@ -55,13 +55,6 @@ export class ExtractionDispatcher {
   /** Episodes left to reconcile because the queue was full. */
   get shedCount(): number {
     return this.shed;
-  }
-
-  /** Forgets queued starts (at shutdown): the episodes stay `pending` for reconcile. */
-  stop(): void {
-    this.queue.length = 0;
-    clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   private refill(): void {
