@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { runsStagesLocally, startExtraction } from '../core/ingest/startExtraction.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -23,7 +22,6 @@ export function createReconcileActivities(deps: ActivityDeps) {
           const row = rows[next++];
           const outcome = await startExtraction(deps.temporal, { episodeId: row.id, localStages: runsStagesLocally(deps.config) });
           if (outcome === 'started') started++;
-          Context.current().heartbeat(next);
         }
       };
       await Promise.all(Array.from({ length: RECONCILE_START_CONCURRENCY }, lane));
