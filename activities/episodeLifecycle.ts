@@ -1,9 +1,8 @@
 import { writeAudit } from '../core/audit/auditLog.js';
 import { currentWorkflow } from './context.js';
 import { ApplicationFailure } from '@temporalio/activity';
-import { toVectorSql } from '../core/db/pool.js';
 import type { BeginResult, EpisodeSnapshot } from '../core/ingest/contracts.js';
-import { episodeEmbeddingText } from '../core/ingest/episodeEmbedding.js';
+import { storeEpisodeVectors } from '../core/memories/episodeVectors.js';
 import type { ActivityDeps } from './deps.js';
 
 interface EpisodeRow {
@@ -69,13 +68,8 @@ export function createLifecycleActivities(deps: ActivityDeps) {
         return { proceed: false, status: current.rows[0].forgotten ? 'forgotten' : current.rows[0].status };
       }
       if (!row.has_embedding) {
-        const [vector] = await deps.embedder.embed([episodeEmbeddingText(row)]);
         // Derived data, recomputed on the next extraction if a crash loses it: no need to wait for the WAL flush.
-        await deps.telemetryPool.query('UPDATE episode SET embedding = $2::vector, embedding_model = $3 WHERE id = $1', [
-          row.id,
-          toVectorSql(vector),
-          deps.embedder.model,
-        ]);
+        await storeEpisodeVectors(deps.telemetryPool, deps.embedder, [row]);
       }
       if (row.status === 'skipped') return { proceed: false, status: 'skipped' };
       return { proceed: true, episode: snapshot(row) };

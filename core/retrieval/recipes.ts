@@ -31,19 +31,20 @@ const off = { vector: 0, keyword: 0, graph: 0, temporal: 0 };
 
 /**
  * `default` comes from bench/tune-recipe.ts on REALTALK with the local model
- * (all-MiniLM-L6-v2): the rarity-weighted keyword signal finds most of what
- * the model finds, so vector neighbours enter at a small weight and depth
- * (+2 recall@10 points on the tuning half, even on the holdout). Later runs
- * (bench/results/tune-recipe.json) keep proposing heavier vector (and graph)
- * weights that gain about 1 point on the tuning half and lose 0.6 to 3 points
- * on the holdout, so the default stays. Graph and temporal rank their candidates by
- * similarity to the query embedding too. With a stronger embedder
- * (EMBEDDING_PROVIDER=openai) try `hybrid`, or re-run the tuning script.
+ * (all-MiniLM-L6-v2). With whole-turn vectors the rarity-weighted keyword
+ * signal found most of what the model found, so vector neighbours entered at
+ * weight 0.25 and depth 20. Since longer episodes are also matched by their
+ * closest sentence (episode_passage), vector-only recall@10 rose from 41.9 to
+ * 48.4 and the tuning moved vector to 1.5 at depth 100: +1.4 points overall
+ * (bench/results/tune-recipe.json; heavier keyword depth gained 0.1 and was
+ * left out). Graph and temporal rank their candidates by similarity to the
+ * query embedding too. With a stronger embedder (EMBEDDING_PROVIDER=openai)
+ * try `hybrid`, or re-run the tuning script.
  */
-const TUNED_WEIGHTS = { vector: 0.25, keyword: 2, graph: 0.5, temporal: 2 };
+const TUNED_WEIGHTS = { vector: 1.5, keyword: 2, graph: 0.5, temporal: 2 };
 
 export const RECIPES: Record<string, Recipe> = {
-  default: { name: 'default', weights: TUNED_WEIGHTS, ...base, depths: { ...base.depths, vector: 20 } },
+  default: { name: 'default', weights: TUNED_WEIGHTS, ...base, depths: { ...base.depths, vector: 100 } },
   hybrid: { name: 'hybrid', weights: { vector: 1, keyword: 1.5, graph: 0.5, temporal: 1.5 }, ...base },
   keyword_only: { name: 'keyword_only', weights: { ...off, keyword: 1 }, ...base },
   vector_only: { name: 'vector_only', weights: { ...off, vector: 1 }, ...base },

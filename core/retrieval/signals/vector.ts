@@ -1,5 +1,8 @@
 import { episodeFilter, factFilter, type ReadScope } from '../scope.js';
+import type { SqlParams } from '../sql.js';
 import { requestedKinds, type SignalBranchBuilder } from './statement.js';
+
+const RANKED = `SELECT 'vector' AS signal, kind, id, 1 - distance AS score, -distance AS tiebreak FROM`;
 
 /**
  * Nearest rows by cosine distance. A namespace-wide search walks the HNSW
@@ -9,13 +12,38 @@ import { requestedKinds, type SignalBranchBuilder } from './statement.js';
  * Iterative HNSW scans return rows in relaxed order: the tiebreak (negated
  * distance) lets the caller sort them exactly.
  */
-function nearest(table: 'episode' | 'fact', where: string, q: string, limit: string, exact: boolean): string {
-  const a = table === 'episode' ? 'e' : 'f';
-  const base = `SELECT '${table}' AS kind, ${a}.id, ${a}.embedding <=> ${q} AS distance FROM ${table} ${a} WHERE ${where} AND ${a}.embedding IS NOT NULL`;
-  const ranked = `SELECT 'vector' AS signal, kind, id, 1 - distance AS score, -distance AS tiebreak FROM`;
+function nearestFacts(where: string, q: string, limit: string, exact: boolean): string {
+  const base = `SELECT 'fact' AS kind, f.id, f.embedding <=> ${q} AS distance FROM fact f WHERE ${where} AND f.embedding IS NOT NULL`;
   return exact
-    ? `(${ranked} (${base} OFFSET 0) s ORDER BY distance LIMIT ${limit})`
-    : `(${ranked} (${base} ORDER BY ${a}.embedding <=> ${q} LIMIT ${limit}) s)`;
+    ? `(${RANKED} (${base} OFFSET 0) s ORDER BY distance LIMIT ${limit})`
+    : `(${RANKED} (${base} ORDER BY f.embedding <=> ${q} LIMIT ${limit}) s)`;
+}
+
+/**
+ * Episodes by their own vector or their closest passage's, whichever is
+ * nearer (core/ingest/passages.ts: longer episodes are also embedded sentence
+ * by sentence). Namespace-wide, both HNSW indexes are walked and merged;
+ * narrowed, every episode in scope is scored exactly.
+ */
+/** An episode's cosine distance to `q`: its own vector's or its closest passage's, whichever is nearer. */
+function episodeDistance(alias: string, q: string): string {
+  return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1))`;
+}
+
+function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string, exact: boolean): string {
+  const where = episodeFilter(p, scope);
+  if (exact) {
+    return `(${RANKED} (SELECT 'episode' AS kind, e.id,
+        ${episodeDistance('e', q)} AS distance
+      FROM episode e WHERE ${where} AND e.embedding IS NOT NULL OFFSET 0) s ORDER BY distance LIMIT ${limit})`;
+  }
+  return `(${RANKED} (SELECT 'episode' AS kind, id, min(distance) AS distance FROM (
+      (SELECT e.id, e.embedding <=> ${q} AS distance FROM episode e WHERE ${where} AND e.embedding IS NOT NULL ORDER BY e.embedding <=> ${q} LIMIT ${limit})
+      UNION ALL
+      (SELECT e.id, near.distance FROM (SELECT ps.episode_id, ps.embedding <=> ${q} AS distance FROM episode_passage ps
+         WHERE ps.namespace = ${p.add(scope.namespace)} ORDER BY ps.embedding <=> ${q} LIMIT ${limit}) near
+       JOIN episode e ON e.id = near.episode_id WHERE ${where})
+    ) candidates GROUP BY id ORDER BY min(distance) LIMIT ${limit}) s)`;
 }
 
 function narrow(scope: ReadScope): boolean {
@@ -30,7 +58,7 @@ export const vectorBranches: SignalBranchBuilder = async (input, p) => {
   const q = `${p.add(await input.vector())}::vector`;
   const limit = p.add(depth);
   const branches: string[] = [];
-  if (kinds.includes('episode')) branches.push(nearest('episode', episodeFilter(p, input.scope), q, limit, narrow(input.scope)));
-  if (kinds.includes('fact')) branches.push(nearest('fact', factFilter(p, input.scope), q, limit, input.scope.userId !== undefined));
+  if (kinds.includes('episode')) branches.push(nearestEpisodes(p, input.scope, q, limit, narrow(input.scope)));
+  if (kinds.includes('fact')) branches.push(nearestFacts(factFilter(p, input.scope), q, limit, input.scope.userId !== undefined));
   return { signal: 'vector', kinds, ctes: [], branches };
 };
