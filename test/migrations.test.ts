@@ -60,7 +60,7 @@ describe('migrations', () => {
       "SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'",
     );
     const hnsw = indexes.filter((i) => /USING hnsw/i.test(i.indexdef));
-    expect(hnsw.map((i) => i.tablename).sort()).toEqual(['entity', 'episode', 'fact']);
+    expect(hnsw.map((i) => i.tablename).sort()).toEqual(['entity', 'episode', 'episode_passage', 'fact']);
     for (const i of hnsw) expect(i.indexdef).toMatch(/vector_cosine_ops/);
     const gin = indexes.filter((i) => /USING gin/i.test(i.indexdef) && /_tsv/.test(i.indexdef));
     expect(gin.map((i) => i.tablename).sort()).toEqual(['episode', 'fact']);
