@@ -69,7 +69,7 @@ export function createLifecycleActivities(deps: ActivityDeps) {
       }
       if (!row.has_embedding) {
         // Derived data, recomputed on the next extraction if a crash loses it: no need to wait for the WAL flush.
-        await storeEpisodeVectors(deps.telemetryPool, deps.embedder, [row]);
+        await storeEpisodeVectors(deps.telemetryPool, deps.embedder, [row], { passages: deps.config.EPISODE_PASSAGES });
       }
       if (row.status === 'skipped') return { proceed: false, status: 'skipped' };
       return { proceed: true, episode: snapshot(row) };

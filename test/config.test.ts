@@ -40,6 +40,7 @@ describe('config', () => {
       ['DB_POOL_MAX', 20],
       ['EXTRACTION_STARTS_PER_SECOND', 100],
       ['WORKER_NICE', 10],
+      ['EPISODE_PASSAGES', true],
       ['MIGRATE_ON_START', false],
     ];
 
@@ -104,6 +105,7 @@ describe('config', () => {
         LLM_PROVIDER: 'openai',
       });
       expect(loadConfig({ MIGRATE_ON_START: '0' }).MIGRATE_ON_START).toBe(false);
+      expect(loadConfig({ EPISODE_PASSAGES: 'false' }).EPISODE_PASSAGES).toBe(false);
     });
   });
 
@@ -136,6 +138,7 @@ describe('config', () => {
       ['WORKER_NICE', '20', 'must be at most 19'],
       ['WORKER_NICE', '-21', 'must be at least -20'],
       ['MIGRATE_ON_START', 'yes', 'must be true or false'],
+      ['EPISODE_PASSAGES', 'sometimes', 'must be true or false'],
     ];
 
     it.each(cases)('%s=%p → "%s"', (name, value, message) => {

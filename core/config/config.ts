@@ -67,6 +67,11 @@ export const configSchema = z.object({
   /** CPU priority of `npm run worker` processes: extraction is background work, so on a shared host acknowledgements and reads come first. */
   WORKER_NICE: z.coerce.number({ error: 'must be a number' }).int().min(-20, 'must be at least -20').max(19, 'must be at most 19').default(10),
   BODY_LIMIT: z.string().trim().regex(/^\d+(b|kb|mb)$/i, 'must look like 100kb or 1mb').default('1mb'),
+  /** Longer episodes are also embedded sentence by sentence (core/ingest/passages.ts): better vector recall, more embedding work per episode. */
+  EPISODE_PASSAGES: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /** `npm run api` applies pending migrations before serving (otherwise run `npm run migrate`). */
   MIGRATE_ON_START: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

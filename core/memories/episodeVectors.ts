@@ -21,8 +21,14 @@ const STORE = `WITH episode_vector AS (
  * ones) in one embedder call and stores the vectors. Used by extraction's
  * first stage and by scripts/reembed.ts, so both embed alike.
  */
-export async function storeEpisodeVectors(db: Queryable, embedder: EmbeddingProvider, episodes: EmbeddableEpisode[]): Promise<void> {
-  const passages = episodes.map(episodePassages);
+export async function storeEpisodeVectors(
+  db: Queryable,
+  embedder: EmbeddingProvider,
+  episodes: EmbeddableEpisode[],
+  options: { passages: boolean },
+): Promise<void> {
+  // Without passages (EPISODE_PASSAGES=false) any stored earlier are removed: the statement keeps ordinals up to 0.
+  const passages = episodes.map((e) => (options.passages ? episodePassages(e) : []));
   const vectors = (await embedder.embed(episodes.flatMap((e, i) => [episodeEmbeddingText(e), ...passages[i]]))).map(toVectorSql);
   let next = 0;
   for (const [i, episode] of episodes.entries()) {
