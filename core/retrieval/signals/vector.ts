@@ -19,17 +19,17 @@ function nearestFacts(where: string, q: string, limit: string, exact: boolean): 
     : `(${RANKED} (${base} ORDER BY f.embedding <=> ${q} LIMIT ${limit}) s)`;
 }
 
+/** An episode's cosine distance to `q`: its own vector's or its closest passage's, whichever is nearer. */
+function episodeDistance(alias: string, q: string): string {
+  return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1))`;
+}
+
 /**
  * Episodes by their own vector or their closest passage's, whichever is
  * nearer (core/ingest/passages.ts: longer episodes are also embedded sentence
  * by sentence). Namespace-wide, both HNSW indexes are walked and merged;
  * narrowed, every episode in scope is scored exactly.
  */
-/** An episode's cosine distance to `q`: its own vector's or its closest passage's, whichever is nearer. */
-function episodeDistance(alias: string, q: string): string {
-  return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1))`;
-}
-
 function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string, exact: boolean): string {
   const where = episodeFilter(p, scope);
   if (exact) {
