@@ -51,9 +51,8 @@ async function waitAllDone(db: pg.Client, namespace: string, total: number): Pro
 /** The seven stages called directly (no Temporal), `concurrency` episodes at a time. */
 async function inProcessSeconds(): Promise<number> {
   const url = await freshBenchDatabase('mnemo_bench_ingest_inproc');
-  // The same embedding work as the services, which read EPISODE_PASSAGES from this process's environment.
-  const passages = process.env.EPISODE_PASSAGES ? { EPISODE_PASSAGES: process.env.EPISODE_PASSAGES } : {};
-  const config = loadConfig({ DATABASE_URL: url, TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'warn', ...providerEnv, ...passages });
+  // Configured like the services, which inherit this process's environment (EPISODE_PASSAGES, EMBEDDING_*, …).
+  const config = loadConfig({ ...process.env, DATABASE_URL: url, TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'warn', ...providerEnv });
   const deps = buildDeps(config);
   const activities = createActivities({ ...deps, extractor: createExtractionProvider(config, deps.logger) });
   await deps.pool.query(`INSERT INTO namespace (id) VALUES ('inproc') ON CONFLICT DO NOTHING`);

@@ -44,7 +44,7 @@ async function storeFacts(rows: Array<{ id: string; fact_text: string }>): Promi
 }
 
 try {
-  console.log(`[reembed] ${await walk<EmbeddableEpisode>('episode', 'namespace, speaker, content', (rows) => storeEpisodeVectors(deps.pool, deps.embedder, rows, { passages: deps.config.EPISODE_PASSAGES }))} episodes done`);
+  console.log(`[reembed] ${await walk<EmbeddableEpisode>('episode', 'speaker, content', (rows) => storeEpisodeVectors(deps.pool, deps.embedder, rows, { passages: deps.config.EPISODE_PASSAGES }))} episodes done`);
   // Fresh statistics at once rather than at autovacuum's next round: the read path looks passages up per episode.
   await deps.pool.query('ANALYZE episode_passage');
   if (withFacts) console.log(`[reembed] ${await walk('fact', 'fact_text', storeFacts)} facts done`);

@@ -28,7 +28,7 @@ describe('passage vectors of longer episodes', () => {
   const store = async (key: string, content: string, extra: { namespace?: string; userId?: string; forgottenAt?: string } = {}) => {
     const namespace = extra.namespace ?? NS;
     ids[key] = await insertEpisode(api.deps.pool, { namespace, content, occurredAt: '2026-05-01T10:00:00Z', userId: extra.userId ?? 'u1', noEmbedding: true, forgottenAt: extra.forgottenAt });
-    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids[key], namespace, speaker: 'Ana', content }], { passages: true });
+    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids[key], speaker: 'Ana', content }], { passages: true });
   };
 
   useReadApi(NOW, async (started) => {
@@ -53,15 +53,15 @@ describe('passage vectors of longer episodes', () => {
   it('stores one vector per passage and replaces them when the episode is embedded again', async () => {
     const count = async () => (await api.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM episode_passage WHERE episode_id = $1', [ids.long])).rows[0].n;
     expect(await count()).toBe(episodePassages({ speaker: 'Ana', content: LONG }).length);
-    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, namespace: NS, speaker: 'Ana', content: LONG }], { passages: true });
+    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, speaker: 'Ana', content: LONG }], { passages: true });
     expect(await count()).toBe(episodePassages({ speaker: 'Ana', content: LONG }).length);
-    const shortened = { id: ids.short0, namespace: NS, speaker: 'Ana', content: FILLER[0] };
+    const shortened = { id: ids.short0, speaker: 'Ana', content: FILLER[0] };
     await storeEpisodeVectors(api.deps.pool, embedder, [shortened], { passages: true });
     expect((await api.deps.pool.query('SELECT 1 FROM episode_passage WHERE episode_id = $1', [ids.short0])).rowCount).toBe(0);
     // EPISODE_PASSAGES=false embeds the episode alone and drops what was stored before; turning it back on restores them.
-    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, namespace: NS, speaker: 'Ana', content: LONG }], { passages: false });
+    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, speaker: 'Ana', content: LONG }], { passages: false });
     expect(await count()).toBe(0);
-    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, namespace: NS, speaker: 'Ana', content: LONG }], { passages: true });
+    await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, speaker: 'Ana', content: LONG }], { passages: true });
     expect(await count()).toBe(episodePassages({ speaker: 'Ana', content: LONG }).length);
   });
 

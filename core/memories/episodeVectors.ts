@@ -5,21 +5,27 @@ import { episodePassages } from '../ingest/passages.js';
 
 export interface EmbeddableEpisode extends Turn {
   id: string;
-  namespace: string;
 }
 
-/** The episode's vector and its passages' in one statement: both or neither; a re-run replaces them. */
-const STORE = `WITH episode_vector AS (
-    UPDATE episode SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 RETURNING id),
-  stale AS (DELETE FROM episode_passage WHERE episode_id = $1 AND ordinal > cardinality($5::text[]))
+/**
+ * Episodes' vectors and their passages' in one statement: all or none. A
+ * re-run replaces the passages; ordinals no longer produced are removed.
+ * Passages take their namespace from the episode row.
+ */
+const STORE = `WITH own AS (
+    UPDATE episode e SET embedding = u.v::vector, embedding_model = $3
+      FROM unnest($1::uuid[], $2::text[]) AS u(id, v) WHERE e.id = u.id RETURNING e.id, e.namespace),
+  passage AS (SELECT * FROM unnest($4::uuid[], $5::int[], $6::text[]) AS p(episode_id, ordinal, v)),
+  stale AS (DELETE FROM episode_passage ps WHERE ps.episode_id = ANY($1::uuid[])
+    AND NOT EXISTS (SELECT 1 FROM passage p WHERE p.episode_id = ps.episode_id AND p.ordinal = ps.ordinal))
   INSERT INTO episode_passage (episode_id, ordinal, namespace, embedding)
-  SELECT ev.id, p.ordinal, $4, p.v::vector FROM episode_vector ev, unnest($5::text[]) WITH ORDINALITY AS p(v, ordinal)
+  SELECT p.episode_id, p.ordinal, own.namespace, p.v::vector FROM passage p JOIN own ON own.id = p.episode_id
   ON CONFLICT (episode_id, ordinal) DO UPDATE SET embedding = EXCLUDED.embedding`;
 
 /**
  * Embeds episodes (their text with the speaker, and the passages of longer
- * ones) in one embedder call and stores the vectors. Used by extraction's
- * first stage and by scripts/reembed.ts, so both embed alike.
+ * ones) in one embedder call and stores every vector in one statement. Used by
+ * extraction's first stage and by scripts/reembed.ts, so both embed alike.
  */
 export async function storeEpisodeVectors(
   db: Queryable,
@@ -27,13 +33,10 @@ export async function storeEpisodeVectors(
   episodes: EmbeddableEpisode[],
   options: { passages: boolean },
 ): Promise<void> {
-  // Without passages (EPISODE_PASSAGES=false) any stored earlier are removed: the statement keeps ordinals up to 0.
+  // Without passages (EPISODE_PASSAGES=false) the statement removes any stored earlier.
   const passages = episodes.map((e) => (options.passages ? episodePassages(e) : []));
-  const vectors = (await embedder.embed(episodes.flatMap((e, i) => [episodeEmbeddingText(e), ...passages[i]]))).map(toVectorSql);
-  let next = 0;
-  for (const [i, episode] of episodes.entries()) {
-    const [own, ...ofPassages] = vectors.slice(next, next + 1 + passages[i].length);
-    next += 1 + passages[i].length;
-    await db.query(STORE, [episode.id, own, embedder.model, episode.namespace, ofPassages]);
-  }
+  const vectors = (await embedder.embed([...episodes.map(episodeEmbeddingText), ...passages.flat()])).map(toVectorSql);
+  const owners = passages.flatMap((texts, i) => texts.map(() => episodes[i].id));
+  const ordinals = passages.flatMap((texts) => texts.map((_, i) => i + 1));
+  await db.query(STORE, [episodes.map((e) => e.id), vectors.slice(0, episodes.length), embedder.model, owners, ordinals, vectors.slice(episodes.length)]);
 }
