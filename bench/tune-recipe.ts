@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
+import { loadConversationLinks, rerankByConversation, type ConversationLinks } from '../core/retrieval/conversation.js';
 import { fuse } from '../core/retrieval/fusion.js';
 import { RECIPES, type Recipe } from '../core/retrieval/recipes.js';
 import { collectSignals } from '../core/retrieval/search.js';
@@ -45,6 +46,8 @@ interface Case {
   base: RankedList[];
   /** Graph lists per "hops/decay" variant. */
   graph: Map<string, RankedList[]>;
+  /** Speakers and neighbouring turns of every candidate, for conversation re-ranking. */
+  links: ConversationLinks;
 }
 
 const variantKey = (hops: number, decay: number) => `${hops}/${decay}`;
@@ -75,6 +78,8 @@ async function main() {
     rrf_k: 60,
     graph_hops: hops,
     graph_decay: decay,
+    neighbour_weight: 0,
+    speaker_boost: 0,
   });
   for (const c of conversations) {
     const ids = new Set(c.turns.map((t) => t.diaId));
@@ -83,17 +88,20 @@ async function main() {
       const evidence = new Set(q.evidence.filter((e) => ids.has(e)));
       if (!evidence.size) continue;
       const graph = new Map<string, RankedList[]>();
-      let base: RankedList[] = [];
-      await withReadClient(deps.readPool, async (db) => {
+      const { base, links } = await withReadClient(deps.readPool, async (db) => {
         const all = await collectSignals(db, deps.embedder, scope, { query: q.question, kinds: ['episode', 'fact'], recipe: full(GRAPH_VARIANTS[0][0], GRAPH_VARIANTS[0][1]) });
-        base = all.filter((l) => l.signal !== 'graph');
-        graph.set(variantKey(...GRAPH_VARIANTS[0]), all.filter((l) => l.signal === 'graph'));
+        graph.set(variantKey(...GRAPH_VARIANTS[0]), all.lists.filter((l) => l.signal === 'graph'));
         for (const [hops, decay] of GRAPH_VARIANTS.slice(1)) {
           const only = { ...full(hops, decay), weights: { vector: 0, keyword: 0, graph: 1, temporal: 0 } };
-          graph.set(variantKey(hops, decay), await collectSignals(db, deps.embedder, scope, { query: q.question, kinds: ['episode', 'fact'], recipe: only }));
+          graph.set(variantKey(hops, decay), (await collectSignals(db, deps.embedder, scope, { query: q.question, kinds: ['episode', 'fact'], recipe: only })).lists);
         }
+        // Every candidate of every list: whatever a replayed recipe fuses into its top rows has its links.
+        const every = [...all.lists, ...[...graph.values()].flat()].flatMap((l) => l.hits.map((h) => ({ kind: l.kind, id: h.id })));
+        const ids = (kind: string) => [...new Set(every.filter((h) => h.kind === kind).map((h) => h.id))];
+        const candidates = { episodeIds: ids('episode'), factIds: ids('fact') };
+        return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, all.speakerNames) };
       });
-      cases.push({ conversation: c.key, category: q.category, evidence, base, graph });
+      cases.push({ conversation: c.key, category: q.category, evidence, base, graph, links });
     }
   }
   log(`${cases.length} questions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -107,7 +115,7 @@ async function main() {
       }));
       const ranked: string[] = [];
       const seen = new Set<string>();
-      for (const item of fuse(lists, recipe)) {
+      for (const item of rerankByConversation(fuse(lists, recipe), c.links, recipe)) {
         for (const d of diaOf(item.kind, item.id)) {
           if (!seen.has(d)) {
             seen.add(d);
@@ -142,6 +150,8 @@ async function main() {
     { label: 'rrf_k', values: [5, 10, 20, 30, 60, 100], apply: (r: Recipe, v: number) => ({ ...r, rrf_k: v }) },
     { label: 'graph_hops', values: [1, 2, 3], apply: (r: Recipe, v: number) => ({ ...r, graph_hops: v, graph_decay: 0.5 }) },
     { label: 'graph_decay', values: [0.25, 0.5, 0.8], apply: (r: Recipe, v: number) => (r.graph_hops === 2 ? { ...r, graph_decay: v } : r) },
+    { label: 'neighbour_weight', values: [0, 0.1, 0.2, 0.3, 0.5], apply: (r: Recipe, v: number) => ({ ...r, neighbour_weight: v }) },
+    { label: 'speaker_boost', values: [0, 0.1, 0.2, 0.5, 1], apply: (r: Recipe, v: number) => ({ ...r, speaker_boost: v }) },
   ];
   let best: Recipe = { ...RECIPES.default, name: 'tuned' };
   let bestScore = recallAt(best, tune);
@@ -170,7 +180,15 @@ async function main() {
     objective: `recall@${K}`,
     questions: { tune: tune.length, holdout: holdout.length },
     tune_conversations: [...tuneKeys],
-    tuned: { weights: best.weights, depths: best.depths, rrf_k: best.rrf_k, graph_hops: best.graph_hops, graph_decay: best.graph_decay },
+    tuned: {
+      weights: best.weights,
+      depths: best.depths,
+      rrf_k: best.rrf_k,
+      graph_hops: best.graph_hops,
+      graph_decay: best.graph_decay,
+      neighbour_weight: best.neighbour_weight,
+      speaker_boost: best.speaker_boost,
+    },
     [`recall_at_${K}_percent`]: {
       tuned: report(best),
       default: report(RECIPES.default),

@@ -41,7 +41,7 @@ describe('passage vectors of longer episodes', () => {
   });
 
   const vectorHits = async (scope: Partial<ReadScope>) => {
-    const lists = await withReadClient(api.deps.readPool, (db) =>
+    const { lists } = await withReadClient(api.deps.readPool, (db) =>
       collectSignals(db, embedder, { namespace: NS, now: NOW, includeForgotten: false, ...scope }, { query: QUERY, kinds: ['episode'], recipe: resolveRecipe('vector_only') }),
     );
     return lists.find((l) => l.signal === 'vector' && l.kind === 'episode')?.hits ?? [];

@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/pool.js';
 import { toVectorSql } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
-import { fuse } from './fusion.js';
+import { conversationCandidates, loadConversationLinks, rerankByConversation } from './conversation.js';
+import { fuse, type Fused } from './fusion.js';
 import { hydrate } from './hydrate.js';
 import { highlightTerms, keywordTsQuery } from './queryText.js';
 import type { Recipe } from './recipes.js';
@@ -35,13 +36,19 @@ const STATEMENT_SIGNALS: Array<[SignalName, SignalBranchBuilder]> = [
 /** The order of the lists handed to fusion. */
 const ORDER: SignalName[] = ['keyword', 'vector', 'graph', 'temporal'];
 
+export interface SignalRankings {
+  lists: RankedList[];
+  /** How turns said by the people the query names are labelled (for conversation re-ranking). */
+  speakerNames: string[];
+}
+
 /** Every enabled signal's rankings for one query (what fusion works from; the tuning script caches them). */
 export async function collectSignals(
   db: Queryable,
   embedder: EmbeddingProvider,
   scope: ReadScope,
   request: Omit<SearchRequest, 'k' | 'snippetChars'>,
-): Promise<RankedList[]> {
+): Promise<SignalRankings> {
   const { recipe } = request;
   // Embedded on first use; when the vector signal is on, right away, in the model's worker
   // thread, while the graph walk's first query (which needs no embedding) runs.
@@ -60,7 +67,7 @@ export async function collectSignals(
   };
   // Sequential on purpose: one connection per request keeps the pool free for concurrent requests.
   // The graph walk goes first; its episodes join the other signals' statement.
-  const graph = recipe.weights.graph > 0 ? await graphSignal(input) : { lists: [], episodes: null };
+  const graph = recipe.weights.graph > 0 ? await graphSignal(input) : { lists: [], episodes: null, speakerNames: [] };
   const p = new SqlParams();
   const parts: SignalBranches[] = [];
   const builders: Array<[SignalName, SignalBranchBuilder | null]> = [...STATEMENT_SIGNALS, ['graph', graph.episodes]];
@@ -70,13 +77,23 @@ export async function collectSignals(
     if (part) parts.push(part);
   }
   const fromStatement = await runSignalStatement(db, p, parts);
-  return ORDER.flatMap((signal) => (signal === 'graph' ? [...graph.lists, ...(fromStatement.get('graph') ?? [])] : fromStatement.get(signal) ?? []));
+  const lists = ORDER.flatMap((signal) => (signal === 'graph' ? [...graph.lists, ...(fromStatement.get('graph') ?? [])] : fromStatement.get(signal) ?? []));
+  return { lists, speakerNames: graph.speakerNames };
+}
+
+/** Weighted RRF, then (when the recipe asks for it) conversation-aware re-ranking. */
+export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: SignalRankings, recipe: Recipe): Promise<Fused[]> {
+  const fused = fuse(rankings.lists, recipe);
+  const speakers = recipe.speaker_boost > 0 ? rankings.speakerNames : [];
+  if (!(recipe.neighbour_weight > 0) && !speakers.length) return fused;
+  const links = await loadConversationLinks(db, scope, conversationCandidates(fused), speakers);
+  return rerankByConversation(fused, links, recipe);
 }
 
 /**
  * Hybrid search on one connection: each enabled signal ranks candidates,
- * weighted RRF fuses them, and the top k are hydrated with snippet and
- * provenance.
+ * weighted RRF fuses them, conversation context re-ranks them, and the top k
+ * are hydrated with snippet and provenance.
  */
 export async function runSearch(
   db: Queryable,
@@ -84,8 +101,7 @@ export async function runSearch(
   scope: ReadScope,
   request: SearchRequest,
 ): Promise<SearchResult[]> {
-  const lists = await collectSignals(db, embedder, scope, request);
-  const fused = fuse(lists, request.recipe);
+  const fused = await fuseAndRerank(db, scope, await collectSignals(db, embedder, scope, request), request.recipe);
   // A little slack: hydration drops rows that hang on forgotten entities.
   const top = fused.slice(0, request.k + 5);
   const results = await hydrate(db, scope, top, highlightTerms(request.query), request.snippetChars);

@@ -30,6 +30,14 @@ export interface GraphSignal {
   lists: RankedList[];
   /** The episodes of the named entities, asked in the search's combined statement; null when nothing is named. */
   episodes: SignalBranchBuilder | null;
+  /** Lower-cased names and aliases of the people the query names: how their turns' speaker labels look. */
+  speakerNames: string[];
+}
+
+const NOTHING_NAMED: GraphSignal = { lists: [], episodes: null, speakerNames: [] };
+
+function personNames(seeds: EntitySeed[]): Array<{ name: string; score: number }> {
+  return seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
 }
 
 /**
@@ -42,9 +50,9 @@ export interface GraphSignal {
 export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
   const { recipe, scope, db } = input;
   const depth = recipe.depths.graph;
-  if (depth === 0) return { lists: [], episodes: null };
+  if (depth === 0) return NOTHING_NAMED;
   const seeds = await entitiesNamedIn(db, scope, input.query);
-  if (!seeds.length) return { lists: [], episodes: null };
+  if (!seeds.length) return NOTHING_NAMED;
 
   const entityScores = new Map<string, number>(seeds.map((s) => [s.id, s.score]));
   const factScores = new Map<string, number>();
@@ -82,7 +90,11 @@ export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
   const lists: RankedList[] = [];
   if (input.kinds.has('fact')) lists.push({ signal: 'graph', kind: 'fact', hits: ranked(factScores, depth) });
   if (input.kinds.has('entity')) lists.push({ signal: 'graph', kind: 'entity', hits: ranked(entityScores, depth) });
-  return { lists, episodes: input.kinds.has('episode') ? (_input, p) => seedEpisodes(input, p, seeds) : null };
+  return {
+    lists,
+    episodes: input.kinds.has('episode') ? (_input, p) => seedEpisodes(input, p, seeds) : null,
+    speakerNames: [...new Set(personNames(seeds).map((s) => s.name))],
+  };
 }
 
 /** Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker). */
@@ -90,7 +102,7 @@ async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[
   const filter = episodeFilter(p, input.scope);
   const seedIds = p.add(seeds.map((s) => s.id));
   const seedScores = p.add(seeds.map((s) => s.score));
-  const speakers = seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
+  const speakers = personNames(seeds);
   const speakerBranch = speakers.length
     ? `UNION ALL SELECT e.id, sp.score FROM episode e JOIN unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)
          ON lower(e.speaker) = sp.name WHERE ${filter}`
