@@ -97,6 +97,18 @@ export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
   };
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The query without the seeds' names: among the named entities' own episodes
+ * their names say nothing more, and would favour turns that merely address
+ * them ("Hi Kevin!") over what they said.
+ */
+export function withoutNames(query: string, seeds: EntitySeed[]): string {
+  const names = [...new Set(seeds.flatMap((s) => s.names))].filter((n) => n.length > 1).sort((a, b) => b.length - a.length);
+  return names.reduce((text, name) => text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu'), ' '), query);
+}
+
 /** Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker). */
 async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[]): Promise<SignalBranches> {
   const filter = episodeFilter(p, input.scope);
@@ -108,7 +120,7 @@ async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[
          ON lower(e.speaker) = sp.name WHERE ${filter}`
     : '';
   const ctes = [
-    weightedTerms(p, 'episode', input.query, 'graph_episode'),
+    weightedTerms(p, 'episode', withoutNames(input.query, seeds), 'graph_episode'),
     `graph_seed AS (SELECT * FROM unnest(${seedIds}::uuid[], ${seedScores}::float8[]) AS s(id, score)),
      graph_linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id ${speakerBranch}),
      graph_best AS (SELECT id, max(score) AS score FROM graph_linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})`,
