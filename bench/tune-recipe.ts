@@ -98,7 +98,7 @@ async function main() {
         // Every candidate of every list: whatever a replayed recipe fuses into its top rows has its links.
         const every = [...all.lists, ...[...graph.values()].flat()].flatMap((l) => l.hits.map((h) => ({ kind: l.kind, id: h.id })));
         const ids = (kind: string) => [...new Set(every.filter((h) => h.kind === kind).map((h) => h.id))];
-        const candidates = { episodeIds: ids('episode'), factIds: ids('fact') };
+        const candidates = { episodeIds: ids('episode'), sourceEpisodeIds: ids('episode'), sourceFactIds: ids('fact') };
         return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, all.speakerNames) };
       });
       cases.push({ conversation: c.key, category: q.category, evidence, base, graph, links });

@@ -1,6 +1,6 @@
 import { loadConversationLinks } from '../core/retrieval/conversation.js';
 import { withReadClient } from '../core/retrieval/sql.js';
-import { insertEntity, insertEpisode, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'conversation';
@@ -19,7 +19,7 @@ describe('conversation-aware search (real Postgres)', () => {
 
   useReadApi(NOW, async (started) => {
     api = started;
-    await insertEntity(api.deps.pool, { namespace: NS, name: 'Akib', type: 'person' });
+    const akib = await insertEntity(api.deps.pool, { namespace: NS, name: 'Akib', type: 'person' });
     await say('hello', 'Akib', 'Good morning! Just woke up.', 0);
     await say('question', 'Emi', 'What are you having for breakfast today?', 1);
     await say('answer', 'Akib', 'Probably just some eggs and oatmeal, nothing fancy.', 2);
@@ -28,18 +28,30 @@ describe('conversation-aware search (real Postgres)', () => {
     await say('otherRun', 'Akib', 'Our standup moved to ten.', 1, { runId: 'chat-2' });
     await say('hoursLater', 'Akib', 'The train was late again tonight.', 240);
     await say('forgotten', 'Emi', 'Pancakes sound better to me.', 2.5, { forgottenAt: '2026-06-10T00:00:00Z' });
+    ids.fact = await insertFact(api.deps.pool, { namespace: NS, subjectId: akib, predicate: 'prefers', factText: 'Akib prefers a light breakfast', episodeIds: [ids.answer] });
     for (let i = 0; i < 12; i++) await say(`filler${i}`, 'Emi', `Filler message number ${i} about the weather forecast.`, 1000 + i * 100);
   });
 
   it("links each turn to its neighbours in the same conversation, within an hour, and flags the named speaker's turns", async () => {
     const scope = { namespace: NS, now: NOW, includeForgotten: false };
     const links = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater], factIds: [] }, ['akib']),
+      loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater, ids.later], sourceEpisodeIds: [ids.question, ids.answer, ids.hoursLater], sourceFactIds: [] }, ['akib']),
     );
     expect(links.episodes.get(ids.question)).toEqual({ namedSpeaker: false, previous: ids.hello, next: ids.answer });
     // The forgotten turn between them is skipped; the other run's turn never counts.
     expect(links.episodes.get(ids.answer)).toEqual({ namedSpeaker: true, previous: ids.question, next: ids.later });
     expect(links.episodes.get(ids.hoursLater)).toEqual({ namedSpeaker: true, previous: null, next: null });
+    // Not a source: its speaker is checked, its neighbours are not looked up.
+    expect(links.episodes.get(ids.later)).toEqual({ namedSpeaker: false, previous: null, next: null });
+  });
+
+  it('links a candidate fact to the turn it came from, and that turn to its neighbours', async () => {
+    const scope = { namespace: NS, now: NOW, includeForgotten: false };
+    const links = await withReadClient(api.deps.readPool, (db) =>
+      loadConversationLinks(db, scope, { episodeIds: [], sourceEpisodeIds: [], sourceFactIds: [ids.fact] }, []),
+    );
+    expect(links.factEpisodes.get(ids.fact)).toEqual([ids.answer]);
+    expect(links.episodes.get(ids.answer)).toEqual({ namedSpeaker: false, previous: ids.question, next: ids.later });
   });
 
   it('finds the answer that shares no word with the query through the question before it', async () => {

@@ -6,7 +6,7 @@ import { SqlParams } from './sql.js';
 
 /** Fused candidates looked at: whose speaker is checked and whose turns are linked to their neighbours. */
 export const CONVERSATION_CANDIDATES = 100;
-/** The best candidates whose neighbouring turns are lifted (measured on REALTALK: 20–100 differ by noise only). */
+/** Fusion's best candidates, whose neighbouring turns are lifted (measured on REALTALK: 20–100 differ by noise only). */
 export const NEIGHBOUR_SOURCES = 30;
 /** Turns further apart than this are not the same exchange. */
 const NEIGHBOUR_GAP_MINUTES = 60;
@@ -42,11 +42,11 @@ interface LinkRow {
 export async function loadConversationLinks(
   db: Queryable,
   scope: ReadScope,
-  candidates: { episodeIds: string[]; factIds: string[] },
+  candidates: ConversationCandidates,
   speakerNames: string[],
 ): Promise<ConversationLinks> {
   const links: ConversationLinks = { episodes: new Map(), factEpisodes: new Map() };
-  if (!candidates.episodeIds.length && !candidates.factIds.length) return links;
+  if (!candidates.episodeIds.length && !candidates.sourceFactIds.length) return links;
   const p = new SqlParams();
   const gap = `${p.add(NEIGHBOUR_GAP_MINUTES)} * interval '1 minute'`;
   const sameConversation = `n.user_id IS NOT DISTINCT FROM e.user_id AND n.agent_id IS NOT DISTINCT FROM e.agent_id AND n.run_id IS NOT DISTINCT FROM e.run_id`;
@@ -54,14 +54,16 @@ export async function loadConversationLinks(
       AND (n.occurred_at, n.id) ${before ? '<' : '>'} (e.occurred_at, e.id)
       AND n.occurred_at ${before ? '>=' : '<='} e.occurred_at ${before ? '-' : '+'} ${gap}
       ORDER BY n.occurred_at ${before ? 'DESC' : 'ASC'}, n.id ${before ? 'DESC' : 'ASC'} LIMIT 1)`;
+  // Neighbours are looked up for the sources only (CASE skips the subqueries for the rest).
   const { rows } = await db.query<LinkRow>(
     `WITH from_facts AS (SELECT fe.episode_id, array_agg(fe.fact_id) AS fact_ids FROM fact_episode fe
-        WHERE fe.fact_id = ANY(${p.add(candidates.factIds)}::uuid[]) GROUP BY fe.episode_id),
-      wanted AS (SELECT id, coalesce(ff.fact_ids, '{}') AS fact_ids
-        FROM (SELECT unnest(${p.add(candidates.episodeIds)}::uuid[]) AS id UNION SELECT episode_id FROM from_facts) ids
+        WHERE fe.fact_id = ANY(${p.add(candidates.sourceFactIds)}::uuid[]) GROUP BY fe.episode_id),
+      sources AS (SELECT unnest(${p.add(candidates.sourceEpisodeIds)}::uuid[]) AS id UNION SELECT episode_id FROM from_facts),
+      wanted AS (SELECT ids.id, coalesce(ff.fact_ids, '{}') AS fact_ids, ids.id IN (SELECT id FROM sources) AS source
+        FROM (SELECT unnest(${p.add(candidates.episodeIds)}::uuid[]) AS id UNION SELECT id FROM sources) ids
         LEFT JOIN from_facts ff ON ff.episode_id = ids.id)
      SELECT e.id, coalesce(lower(e.speaker) = ANY(${p.add(speakerNames)}::text[]), false) AS named_speaker,
-       ${neighbour(true)} AS previous, ${neighbour(false)} AS next, w.fact_ids
+       CASE WHEN w.source THEN ${neighbour(true)} END AS previous, CASE WHEN w.source THEN ${neighbour(false)} END AS next, w.fact_ids
      FROM wanted w JOIN episode e ON e.id = w.id WHERE ${episodeFilter(p, scope)}`,
     p.values,
   );
@@ -76,10 +78,20 @@ export async function loadConversationLinks(
   return links;
 }
 
-/** The candidates `loadConversationLinks` needs for a fused list. */
-export function conversationCandidates(fused: Fused[]): { episodeIds: string[]; factIds: string[] } {
-  const top = fused.slice(0, CONVERSATION_CANDIDATES);
-  return { episodeIds: top.filter((f) => f.kind === 'episode').map((f) => f.id), factIds: top.filter((f) => f.kind === 'fact').map((f) => f.id) };
+export interface ConversationCandidates {
+  /** Episodes whose speaker is checked. */
+  episodeIds: string[];
+  /** Episodes and facts whose neighbouring turns are lifted (the facts' through the episodes they came from). */
+  sourceEpisodeIds: string[];
+  sourceFactIds: string[];
+}
+
+const idsOf = (items: Fused[], kind: Fused['kind']) => items.filter((f) => f.kind === kind).map((f) => f.id);
+
+/** What `loadConversationLinks` needs for a fused list: the top CONVERSATION_CANDIDATES, and the top NEIGHBOUR_SOURCES as sources. */
+export function conversationCandidates(fused: Fused[]): ConversationCandidates {
+  const sources = fused.slice(0, NEIGHBOUR_SOURCES);
+  return { episodeIds: idsOf(fused.slice(0, CONVERSATION_CANDIDATES), 'episode'), sourceEpisodeIds: idsOf(sources, 'episode'), sourceFactIds: idsOf(sources, 'fact') };
 }
 
 /**
@@ -101,15 +113,15 @@ export function rerankByConversation(
   recipe: Pick<Recipe, 'neighbour_weight' | 'speaker_boost'>,
 ): Fused[] {
   const boost = 1 + recipe.speaker_boost;
-  const ranked = fused
-    .map((f, rank) =>
-      rank < CONVERSATION_CANDIDATES && f.kind === 'episode' && links.episodes.get(f.id)?.namedSpeaker ? { ...f, score: f.score * boost } : { ...f },
-    )
-    .sort(byScore);
+  const boosted = fused.map((f, rank) =>
+    rank < CONVERSATION_CANDIDATES && f.kind === 'episode' && links.episodes.get(f.id)?.namedSpeaker ? { ...f, score: f.score * boost } : { ...f },
+  );
+  // Sources are the best candidates of fusion itself, so their links can be loaded before re-ranking.
+  const sources = boosted.slice(0, NEIGHBOUR_SOURCES);
+  const ranked = [...boosted].sort(byScore);
   if (!(recipe.neighbour_weight > 0)) return ranked;
 
   const sourceScores = new Map<string, number>();
-  const sources = ranked.slice(0, NEIGHBOUR_SOURCES);
   for (const f of sources) if (f.kind === 'episode') sourceScores.set(f.id, f.score);
   for (const f of sources) {
     if (f.kind !== 'fact') continue;
