@@ -26,6 +26,7 @@ describe('conversation-aware search (real Postgres)', () => {
     await say('later', 'Emi', 'I am going to the gym after work.', 3);
     // Not the same exchange: another run at the same minute, a turn hours later, a forgotten turn.
     await say('otherRun', 'Akib', 'Our standup moved to ten.', 1, { runId: 'chat-2' });
+    await say('otherUser', 'Akib', 'Booked the dentist for Monday.', 1.5, { userId: 'someone-else' });
     await say('hoursLater', 'Akib', 'The train was late again tonight.', 240);
     await say('forgotten', 'Emi', 'Pancakes sound better to me.', 2.5, { forgottenAt: '2026-06-10T00:00:00Z' });
     ids.fact = await insertFact(api.deps.pool, { namespace: NS, subjectId: akib, predicate: 'prefers', factText: 'Akib prefers a light breakfast', episodeIds: [ids.answer] });
@@ -38,9 +39,14 @@ describe('conversation-aware search (real Postgres)', () => {
       loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater, ids.later], sourceEpisodeIds: [ids.question, ids.answer, ids.hoursLater], sourceFactIds: [] }, ['akib']),
     );
     expect(links.episodes.get(ids.question)).toEqual({ namedSpeaker: false, previous: ids.hello, next: ids.answer });
-    // The forgotten turn between them is skipped; the other run's turn never counts.
+    // The forgotten turn between them is skipped; the other run's and the other user's turns never count.
     expect(links.episodes.get(ids.answer)).toEqual({ namedSpeaker: true, previous: ids.question, next: ids.later });
     expect(links.episodes.get(ids.hoursLater)).toEqual({ namedSpeaker: true, previous: null, next: null });
+    // As of a moment between two turns, the later one has not happened yet.
+    const before = await withReadClient(api.deps.readPool, (db) =>
+      loadConversationLinks(db, { ...scope, asOf: new Date(at(2.5)) }, { episodeIds: [ids.answer], sourceEpisodeIds: [ids.answer], sourceFactIds: [] }, []),
+    );
+    expect(before.episodes.get(ids.answer)).toEqual({ namedSpeaker: false, previous: ids.question, next: null });
     // Not a source: its speaker is checked, its neighbours are not looked up.
     expect(links.episodes.get(ids.later)).toEqual({ namedSpeaker: false, previous: null, next: null });
   });

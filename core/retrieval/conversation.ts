@@ -49,8 +49,17 @@ export async function loadConversationLinks(
   if (!candidates.episodeIds.length && !candidates.sourceFactIds.length) return links;
   const p = new SqlParams();
   const gap = `${p.add(NEIGHBOUR_GAP_MINUTES)} * interval '1 minute'`;
-  const sameConversation = `n.user_id IS NOT DISTINCT FROM e.user_id AND n.agent_id IS NOT DISTINCT FROM e.agent_id AND n.run_id IS NOT DISTINCT FROM e.run_id`;
-  const neighbour = (before: boolean) => `(SELECT n.id FROM episode n WHERE ${episodeFilter(p, scope, 'n')} AND ${sameConversation}
+  // The scope's user, agent and run follow from the candidate's own (it is in scope), so they are not
+  // repeated: a constant user_id would lead the planner to the user's index and a scan of all their turns.
+  const sameConversation = [
+    `n.namespace = e.namespace`,
+    `coalesce(n.user_id, '') = coalesce(e.user_id, '')`,
+    `n.agent_id IS NOT DISTINCT FROM e.agent_id`,
+    `n.run_id IS NOT DISTINCT FROM e.run_id`,
+    ...(scope.includeForgotten ? [] : ['n.forgotten_at IS NULL']),
+    ...(scope.asOf ? [`n.occurred_at <= ${p.add(scope.asOf)}::timestamptz`] : []),
+  ].join(' AND ');
+  const neighbour = (before: boolean) => `(SELECT n.id FROM episode n WHERE ${sameConversation}
       AND (n.occurred_at, n.id) ${before ? '<' : '>'} (e.occurred_at, e.id)
       AND n.occurred_at ${before ? '>=' : '<='} e.occurred_at ${before ? '-' : '+'} ${gap}
       ORDER BY n.occurred_at ${before ? 'DESC' : 'ASC'}, n.id ${before ? 'DESC' : 'ASC'} LIMIT 1)`;
