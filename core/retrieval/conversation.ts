@@ -34,10 +34,11 @@ interface LinkRow {
 }
 
 /**
- * One statement: for candidate episodes and the episodes candidate facts came
- * from, whether a person named in the query said them (`speakerNames`,
- * lower-cased like the graph signal matches speakers) and their neighbouring
- * turns in scope, at most NEIGHBOUR_GAP_MINUTES away.
+ * One statement: for candidate episodes, whether a person named in the query
+ * said them (`speakerNames`, lower-cased like the graph signal matches
+ * speakers); for the sources (episodes, and the episodes source facts came
+ * from), also the turns just before and after them in the same conversation,
+ * at most NEIGHBOUR_GAP_MINUTES away, that the scope can see.
  */
 export async function loadConversationLinks(
   db: Queryable,
