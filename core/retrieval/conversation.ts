@@ -47,7 +47,7 @@ export async function loadConversationLinks(
   speakerNames: string[],
 ): Promise<ConversationLinks> {
   const links: ConversationLinks = { episodes: new Map(), factEpisodes: new Map() };
-  if (!candidates.episodeIds.length && !candidates.sourceFactIds.length) return links;
+  if (!candidates.episodeIds.length && !candidates.sourceEpisodeIds.length && !candidates.sourceFactIds.length) return links;
   const p = new SqlParams();
   const gap = `${p.add(NEIGHBOUR_GAP_MINUTES)} * interval '1 minute'`;
   // The scope's user, agent and run follow from the candidate's own (it is in scope), so they are not
@@ -98,10 +98,18 @@ export interface ConversationCandidates {
 
 const idsOf = (items: Fused[], kind: Fused['kind']) => items.filter((f) => f.kind === kind).map((f) => f.id);
 
-/** What `loadConversationLinks` needs for a fused list: the top CONVERSATION_CANDIDATES, and the top NEIGHBOUR_SOURCES as sources. */
-export function conversationCandidates(fused: Fused[]): ConversationCandidates {
-  const sources = fused.slice(0, NEIGHBOUR_SOURCES);
-  return { episodeIds: idsOf(fused.slice(0, CONVERSATION_CANDIDATES), 'episode'), sourceEpisodeIds: idsOf(sources, 'episode'), sourceFactIds: idsOf(sources, 'fact') };
+/**
+ * What `loadConversationLinks` needs for a fused list: the top
+ * CONVERSATION_CANDIDATES when their speakers matter, and the top
+ * NEIGHBOUR_SOURCES as sources when neighbours are lifted.
+ */
+export function conversationCandidates(fused: Fused[], wanted: { speakers: boolean; neighbours: boolean }): ConversationCandidates {
+  const sources = wanted.neighbours ? fused.slice(0, NEIGHBOUR_SOURCES) : [];
+  return {
+    episodeIds: wanted.speakers ? idsOf(fused.slice(0, CONVERSATION_CANDIDATES), 'episode') : [],
+    sourceEpisodeIds: idsOf(sources, 'episode'),
+    sourceFactIds: idsOf(sources, 'fact'),
+  };
 }
 
 /**

@@ -85,8 +85,9 @@ export async function collectSignals(
 export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: SignalRankings, recipe: Recipe): Promise<Fused[]> {
   const fused = fuse(rankings.lists, recipe);
   const speakers = recipe.speaker_boost > 0 ? rankings.speakerNames : [];
-  if (!(recipe.neighbour_weight > 0) && !speakers.length) return fused;
-  const links = await loadConversationLinks(db, scope, conversationCandidates(fused), speakers);
+  const neighbours = recipe.neighbour_weight > 0;
+  if (!neighbours && !speakers.length) return fused;
+  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, { speakers: speakers.length > 0, neighbours }), speakers);
   return rerankByConversation(fused, links, recipe);
 }
 
