@@ -45,7 +45,9 @@ const off = { vector: 0, keyword: 0, graph: 0, temporal: 0 };
  * (heavier keyword depth gained 0.1 and was left out). With conversation
  * re-ranking, tuning on either half of the conversations raised vector to 2
  * first, and that alone helped both halves (+0.3 overall); the rest of either
- * half's tuning lost recall on the other half, so it was left out. Graph and temporal rank their candidates by similarity to the
+ * half's tuning lost recall on the other half, so it was left out. (On a later
+ * fresh ingest the tuning half preferred 1.5 by 0.1 point: 1.5 and 2 are
+ * within noise of each other.) Graph and temporal rank their candidates by similarity to the
  * query embedding too. With a stronger embedder (EMBEDDING_PROVIDER=openai)
  * try `hybrid`, or re-run the tuning script.
  */
