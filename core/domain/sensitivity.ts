@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../text/regex.js';
 import type { Sensitivity } from './types.js';
 
 /**
@@ -62,7 +63,7 @@ function hasCardNumber(text: string): boolean {
 }
 
 function buildMatcher(terms: readonly string[]): RegExp {
-  const escaped = [...terms].sort((a, b) => b.length - a.length).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+  const escaped = [...terms].sort((a, b) => b.length - a.length).map((t) => escapeRegExp(t).replace(/ /g, '\\s+'));
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
 }
 

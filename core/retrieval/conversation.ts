@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.js';
-import type { Fused } from './fusion.js';
+import { byFusedScore, type Fused } from './fusion.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, type ReadScope } from './scope.js';
 import { SqlParams } from './sql.js';
@@ -136,7 +136,7 @@ export function rerankByConversation(
   );
   // Sources are the best candidates of fusion itself, so their links can be loaded before re-ranking.
   const sources = boosted.slice(0, NEIGHBOUR_SOURCES);
-  const ranked = [...boosted].sort(byScore);
+  const ranked = [...boosted].sort(byFusedScore);
   if (!(recipe.neighbour_weight > 0)) return ranked;
 
   const sourceScores = new Map<string, number>();
@@ -158,9 +158,5 @@ export function rerankByConversation(
     if (existing) existing.score += extra;
     else ranked.push({ kind: 'episode', id: episodeId, score: extra, matchedBy: [] });
   }
-  return ranked.sort(byScore);
-}
-
-function byScore(a: Fused, b: Fused): number {
-  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return ranked.sort(byFusedScore);
 }

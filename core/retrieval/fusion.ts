@@ -29,5 +29,10 @@ export function fuse(lists: RankedList[], recipe: Pick<Recipe, 'weights' | 'rrf_
       if (!entry.matchedBy.includes(list.signal)) entry.matchedBy.push(list.signal);
     });
   }
-  return [...byKey.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...byKey.values()].sort(byFusedScore);
+}
+
+/** Best first; equal scores in id order, so rankings are stable. */
+export function byFusedScore(a: Fused, b: Fused): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

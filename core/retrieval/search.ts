@@ -8,7 +8,7 @@ import { highlightTerms, keywordTsQuery } from './queryText.js';
 import type { Recipe } from './recipes.js';
 import { referenceTime, type ReadScope } from './scope.js';
 import type { SignalInput } from './signals/context.js';
-import { graphSignal } from './signals/graph.js';
+import { graphSignal, NOTHING_NAMED } from './signals/graph.js';
 import { keywordBranches } from './signals/keyword.js';
 import { runSignalStatement, type SignalBranchBuilder, type SignalBranches } from './signals/statement.js';
 import { temporalBranches } from './signals/temporal.js';
@@ -67,7 +67,7 @@ export async function collectSignals(
   };
   // Sequential on purpose: one connection per request keeps the pool free for concurrent requests.
   // The graph walk goes first; its episodes join the other signals' statement.
-  const graph = recipe.weights.graph > 0 ? await graphSignal(input) : { lists: [], episodes: null, speakerNames: [] };
+  const graph = recipe.weights.graph > 0 ? await graphSignal(input) : NOTHING_NAMED;
   const p = new SqlParams();
   const parts: SignalBranches[] = [];
   const builders: Array<[SignalName, SignalBranchBuilder | null]> = [...STATEMENT_SIGNALS, ['graph', graph.episodes]];

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../text/regex.js';
 import { entitiesNamedIn, type EntitySeed } from '../entityMatch.js';
 import { episodeFilter, factFilter } from '../scope.js';
 import { SqlParams } from '../sql.js';
@@ -34,7 +35,7 @@ export interface GraphSignal {
   speakerNames: string[];
 }
 
-const NOTHING_NAMED: GraphSignal = { lists: [], episodes: null, speakerNames: [] };
+export const NOTHING_NAMED: GraphSignal = { lists: [], episodes: null, speakerNames: [] };
 
 function personNames(seeds: EntitySeed[]): Array<{ name: string; score: number }> {
   return seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
@@ -96,8 +97,6 @@ export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
     speakerNames: [...new Set(personNames(seeds).map((s) => s.name))],
   };
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The query without the seeds' names: among the named entities' own episodes
