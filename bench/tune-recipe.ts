@@ -80,6 +80,7 @@ async function main() {
     graph_decay: decay,
     neighbour_weight: 0,
     speaker_boost: 0,
+    answer_type_boost: 0,
   });
   for (const c of conversations) {
     const ids = new Set(c.turns.map((t) => t.diaId));
@@ -98,8 +99,9 @@ async function main() {
         // Every candidate of every list: whatever a replayed recipe fuses into its top rows has its links.
         const every = [...all.lists, ...[...graph.values()].flat()].flatMap((l) => l.hits.map((h) => ({ kind: l.kind, id: h.id })));
         const ids = (kind: string) => [...new Set(every.filter((h) => h.kind === kind).map((h) => h.id))];
-        const candidates = { episodeIds: ids('episode'), sourceEpisodeIds: ids('episode'), sourceFactIds: ids('fact') };
-        return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, all.speakerNames) };
+        const candidates = { episodeIds: ids('episode'), factIds: ids('fact'), sourceEpisodeIds: ids('episode'), sourceFactIds: ids('fact') };
+        const query = { speakerNames: all.speakerNames, answerTypes: all.answerTypes };
+        return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, query) };
       });
       cases.push({ conversation: c.key, category: q.category, evidence, base, graph, links });
     }
@@ -152,6 +154,7 @@ async function main() {
     { label: 'graph_decay', values: [0.25, 0.5, 0.8], apply: (r: Recipe, v: number) => (r.graph_hops === 2 ? { ...r, graph_decay: v } : r) },
     { label: 'neighbour_weight', values: [0, 0.1, 0.2, 0.3, 0.5], apply: (r: Recipe, v: number) => ({ ...r, neighbour_weight: v }) },
     { label: 'speaker_boost', values: [0, 0.1, 0.2, 0.5, 1], apply: (r: Recipe, v: number) => ({ ...r, speaker_boost: v }) },
+    { label: 'answer_type_boost', values: [0, 0.1, 0.2, 0.3, 0.5, 1], apply: (r: Recipe, v: number) => ({ ...r, answer_type_boost: v }) },
   ];
   let best: Recipe = { ...RECIPES.default, name: 'tuned' };
   let bestScore = recallAt(best, tune);
@@ -188,6 +191,7 @@ async function main() {
       graph_decay: best.graph_decay,
       neighbour_weight: best.neighbour_weight,
       speaker_boost: best.speaker_boost,
+      answer_type_boost: best.answer_type_boost,
     },
     [`recall_at_${K}_percent`]: {
       tuned: report(best),

@@ -36,28 +36,28 @@ describe('conversation-aware search (real Postgres)', () => {
   it("links each turn to its neighbours in the same conversation, within an hour, and flags the named speaker's turns", async () => {
     const scope = { namespace: NS, now: NOW, includeForgotten: false };
     const links = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater, ids.later], sourceEpisodeIds: [ids.question, ids.answer, ids.hoursLater], sourceFactIds: [] }, ['akib']),
+      loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater, ids.later], factIds: [], sourceEpisodeIds: [ids.question, ids.answer, ids.hoursLater], sourceFactIds: [] }, { speakerNames: ['akib'], answerTypes: [] }),
     );
-    expect(links.episodes.get(ids.question)).toEqual({ namedSpeaker: false, previous: ids.hello, next: ids.answer });
+    expect(links.episodes.get(ids.question)).toEqual({ answerTyped: false, namedSpeaker: false, previous: ids.hello, next: ids.answer });
     // The forgotten turn between them is skipped; the other run's and the other user's turns never count.
-    expect(links.episodes.get(ids.answer)).toEqual({ namedSpeaker: true, previous: ids.question, next: ids.later });
-    expect(links.episodes.get(ids.hoursLater)).toEqual({ namedSpeaker: true, previous: null, next: null });
+    expect(links.episodes.get(ids.answer)).toEqual({ answerTyped: false, namedSpeaker: true, previous: ids.question, next: ids.later });
+    expect(links.episodes.get(ids.hoursLater)).toEqual({ answerTyped: false, namedSpeaker: true, previous: null, next: null });
     // As of a moment between two turns, the later one has not happened yet.
     const before = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, { ...scope, asOf: new Date(at(2.5)) }, { episodeIds: [ids.answer], sourceEpisodeIds: [ids.answer], sourceFactIds: [] }, []),
+      loadConversationLinks(db, { ...scope, asOf: new Date(at(2.5)) }, { episodeIds: [ids.answer], factIds: [], sourceEpisodeIds: [ids.answer], sourceFactIds: [] }, { speakerNames: [], answerTypes: [] }),
     );
-    expect(before.episodes.get(ids.answer)).toEqual({ namedSpeaker: false, previous: ids.question, next: null });
+    expect(before.episodes.get(ids.answer)).toEqual({ answerTyped: false, namedSpeaker: false, previous: ids.question, next: null });
     // Not a source: its speaker is checked, its neighbours are not looked up.
-    expect(links.episodes.get(ids.later)).toEqual({ namedSpeaker: false, previous: null, next: null });
+    expect(links.episodes.get(ids.later)).toEqual({ answerTyped: false, namedSpeaker: false, previous: null, next: null });
   });
 
   it('links a candidate fact to the turn it came from, and that turn to its neighbours', async () => {
     const scope = { namespace: NS, now: NOW, includeForgotten: false };
     const links = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, scope, { episodeIds: [], sourceEpisodeIds: [], sourceFactIds: [ids.fact] }, []),
+      loadConversationLinks(db, scope, { episodeIds: [], factIds: [], sourceEpisodeIds: [], sourceFactIds: [ids.fact] }, { speakerNames: [], answerTypes: [] }),
     );
     expect(links.factEpisodes.get(ids.fact)).toEqual([ids.answer]);
-    expect(links.episodes.get(ids.answer)).toEqual({ namedSpeaker: false, previous: ids.question, next: ids.later });
+    expect(links.episodes.get(ids.answer)).toEqual({ answerTyped: false, namedSpeaker: false, previous: ids.question, next: ids.later });
   });
 
   it('finds the answer that shares no word with the query through the question before it', async () => {

@@ -1,10 +1,11 @@
 import type { Queryable } from '../db/pool.js';
+import type { EntityType } from '../domain/types.js';
 import { byFusedScore, type Fused } from './fusion.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, type ReadScope } from './scope.js';
 import { SqlParams } from './sql.js';
 
-/** Fused candidates looked at: whose speaker is checked and whose turns are linked to their neighbours. */
+/** Fused candidates looked at: whose speaker and answer type are checked. */
 export const CONVERSATION_CANDIDATES = 100;
 /** Fusion's best candidates, whose neighbouring turns are lifted (measured on REALTALK: 20–100 differ by noise only). */
 export const NEIGHBOUR_SOURCES = 30;
@@ -14,6 +15,8 @@ const NEIGHBOUR_GAP_MINUTES = 60;
 export interface EpisodeLinks {
   /** Said by a person the query names. */
   namedSpeaker: boolean;
+  /** Mentions an entity of a type the query's answer is expected to be (core/retrieval/answerType.ts). */
+  answerTyped: boolean;
   /** The turns just before and after it in the same conversation (namespace, user, agent and run). */
   previous: string | null;
   next: string | null;
@@ -23,11 +26,23 @@ export interface ConversationLinks {
   episodes: Map<string, EpisodeLinks>;
   /** Episodes each candidate fact was extracted from. */
   factEpisodes: Map<string, string[]>;
+  /** Candidate facts whose object is an entity of an expected answer type. */
+  answerTypedFacts: Set<string>;
+}
+
+/** What the query says about the answer, for the candidates' flags. */
+export interface LinkQuery {
+  /** People the query names, lower-cased like the graph signal matches speakers. */
+  speakerNames: string[];
+  /** Entity types the answer is expected to be; empty to skip. */
+  answerTypes: EntityType[];
 }
 
 interface LinkRow {
+  kind: 'episode' | 'fact';
   id: string;
   named_speaker: boolean;
+  answer_typed: boolean;
   previous: string | null;
   next: string | null;
   fact_ids: string[];
@@ -35,20 +50,31 @@ interface LinkRow {
 
 /**
  * One statement: for candidate episodes, whether a person named in the query
- * said them (`speakerNames`, lower-cased like the graph signal matches
- * speakers); for the sources (episodes, and the episodes source facts came
- * from), also the turns just before and after them in the same conversation,
- * at most NEIGHBOUR_GAP_MINUTES away, that the scope can see.
+ * said them and whether they mention an entity of an expected answer type;
+ * for candidate facts, whether their object is of such a type; for the
+ * sources (episodes, and the episodes source facts came from), also the turns
+ * just before and after them in the same conversation, at most
+ * NEIGHBOUR_GAP_MINUTES away, that the scope can see.
  */
 export async function loadConversationLinks(
   db: Queryable,
   scope: ReadScope,
   candidates: ConversationCandidates,
-  speakerNames: string[],
+  query: LinkQuery,
 ): Promise<ConversationLinks> {
-  const links: ConversationLinks = { episodes: new Map(), factEpisodes: new Map() };
-  if (!candidates.episodeIds.length && !candidates.sourceEpisodeIds.length && !candidates.sourceFactIds.length) return links;
+  const links: ConversationLinks = { episodes: new Map(), factEpisodes: new Map(), answerTypedFacts: new Set() };
+  const { episodeIds, sourceEpisodeIds, sourceFactIds, factIds } = candidates;
+  if (!episodeIds.length && !sourceEpisodeIds.length && !sourceFactIds.length && !factIds.length) return links;
   const p = new SqlParams();
+  const visibleEntity = scope.includeForgotten ? '' : ' AND en.forgotten_at IS NULL';
+  const types = query.answerTypes.length ? `${p.add(query.answerTypes)}::text[]` : null;
+  const answerTyped = types
+    ? `EXISTS (SELECT 1 FROM entity_episode ee JOIN entity en ON en.id = ee.entity_id WHERE ee.episode_id = e.id AND en.type = ANY(${types})${visibleEntity})`
+    : 'false';
+  const typedFacts = types
+    ? `UNION ALL SELECT 'fact', f.id, false, true, NULL, NULL, '{}' FROM fact f JOIN entity en ON en.id = f.object_id
+       WHERE f.id = ANY(${p.add(factIds)}::uuid[]) AND en.type = ANY(${types})${visibleEntity}`
+    : '';
   const gap = `${p.add(NEIGHBOUR_GAP_MINUTES)} * interval '1 minute'`;
   // The scope's user, agent and run follow from the candidate's own (it is in scope), so they are not
   // repeated: a constant user_id would lead the planner to the user's index and a scan of all their turns.
@@ -72,13 +98,19 @@ export async function loadConversationLinks(
       wanted AS (SELECT ids.id, coalesce(ff.fact_ids, '{}') AS fact_ids, ids.id IN (SELECT id FROM sources) AS source
         FROM (SELECT unnest(${p.add(candidates.episodeIds)}::uuid[]) AS id UNION SELECT id FROM sources) ids
         LEFT JOIN from_facts ff ON ff.episode_id = ids.id)
-     SELECT e.id, coalesce(lower(e.speaker) = ANY(${p.add(speakerNames)}::text[]), false) AS named_speaker,
+     SELECT 'episode' AS kind, e.id, coalesce(lower(e.speaker) = ANY(${p.add(query.speakerNames)}::text[]), false) AS named_speaker,
+       ${answerTyped} AS answer_typed,
        CASE WHEN w.source THEN ${neighbour(true)} END AS previous, CASE WHEN w.source THEN ${neighbour(false)} END AS next, w.fact_ids
-     FROM wanted w JOIN episode e ON e.id = w.id WHERE ${episodeFilter(p, scope)}`,
+     FROM wanted w JOIN episode e ON e.id = w.id WHERE ${episodeFilter(p, scope)}
+     ${typedFacts}`,
     p.values,
   );
   for (const row of rows) {
-    links.episodes.set(row.id, { namedSpeaker: row.named_speaker, previous: row.previous, next: row.next });
+    if (row.kind === 'fact') {
+      links.answerTypedFacts.add(row.id);
+      continue;
+    }
+    links.episodes.set(row.id, { namedSpeaker: row.named_speaker, answerTyped: row.answer_typed, previous: row.previous, next: row.next });
     for (const factId of row.fact_ids) {
       const episodes = links.factEpisodes.get(factId);
       if (episodes) episodes.push(row.id);
@@ -89,8 +121,10 @@ export async function loadConversationLinks(
 }
 
 export interface ConversationCandidates {
-  /** Episodes whose speaker is checked. */
+  /** Episodes whose speaker and answer type are checked. */
   episodeIds: string[];
+  /** Facts whose answer type is checked. */
+  factIds: string[];
   /** Episodes and facts whose neighbouring turns are lifted (the facts' through the episodes they came from). */
   sourceEpisodeIds: string[];
   sourceFactIds: string[];
@@ -100,13 +134,18 @@ const idsOf = (items: Fused[], kind: Fused['kind']) => items.filter((f) => f.kin
 
 /**
  * What `loadConversationLinks` needs for a fused list: the top
- * CONVERSATION_CANDIDATES when their speakers matter, and the top
- * NEIGHBOUR_SOURCES as sources when neighbours are lifted.
+ * CONVERSATION_CANDIDATES when their speakers or answer types matter, and the
+ * top NEIGHBOUR_SOURCES as sources when neighbours are lifted.
  */
-export function conversationCandidates(fused: Fused[], wanted: { speakers: boolean; neighbours: boolean }): ConversationCandidates {
+export function conversationCandidates(
+  fused: Fused[],
+  wanted: { speakers: boolean; answerTypes: boolean; neighbours: boolean },
+): ConversationCandidates {
   const sources = wanted.neighbours ? fused.slice(0, NEIGHBOUR_SOURCES) : [];
+  const top = fused.slice(0, CONVERSATION_CANDIDATES);
   return {
-    episodeIds: wanted.speakers ? idsOf(fused.slice(0, CONVERSATION_CANDIDATES), 'episode') : [],
+    episodeIds: wanted.speakers || wanted.answerTypes ? idsOf(top, 'episode') : [],
+    factIds: wanted.answerTypes ? idsOf(top, 'fact') : [],
     sourceEpisodeIds: idsOf(sources, 'episode'),
     sourceFactIds: idsOf(sources, 'fact'),
   };
@@ -118,6 +157,9 @@ export function conversationCandidates(fused: Fused[], wanted: { speakers: boole
  * - a turn said by a person the query names scores `1 + speaker_boost` times
  *   as much (a speaker's "I" is the person: "What does Kevin cook?" is
  *   answered by what Kevin said);
+ * - a turn that mentions, or a fact whose object is, an entity of the type the
+ *   question asks for ("Where…", "What countries…": a place) scores
+ *   `1 + answer_type_boost` times as much;
  * - the turns just before and after the best candidates (an episode, or the
  *   episodes a fact came from) gain `neighbour_weight` times its score,
  *   because a turn often only makes sense with its neighbour: the question
@@ -128,12 +170,14 @@ export function conversationCandidates(fused: Fused[], wanted: { speakers: boole
 export function rerankByConversation(
   fused: Fused[],
   links: ConversationLinks,
-  recipe: Pick<Recipe, 'neighbour_weight' | 'speaker_boost'>,
+  recipe: Pick<Recipe, 'neighbour_weight' | 'speaker_boost' | 'answer_type_boost'>,
 ): Fused[] {
-  const boost = 1 + recipe.speaker_boost;
-  const boosted = fused.map((f, rank) =>
-    rank < CONVERSATION_CANDIDATES && f.kind === 'episode' && links.episodes.get(f.id)?.namedSpeaker ? { ...f, score: f.score * boost } : { ...f },
-  );
+  const boostOf = (f: Fused): number => {
+    if (f.kind === 'fact') return links.answerTypedFacts.has(f.id) ? 1 + recipe.answer_type_boost : 1;
+    const own = f.kind === 'episode' ? links.episodes.get(f.id) : undefined;
+    return (own?.namedSpeaker ? 1 + recipe.speaker_boost : 1) * (own?.answerTyped ? 1 + recipe.answer_type_boost : 1);
+  };
+  const boosted = fused.map((f, rank) => (rank < CONVERSATION_CANDIDATES ? { ...f, score: f.score * boostOf(f) } : { ...f }));
   // Sources are the best candidates of fusion itself, so their links can be loaded before re-ranking.
   const sources = boosted.slice(0, NEIGHBOUR_SOURCES);
   const ranked = [...boosted].sort(byFusedScore);

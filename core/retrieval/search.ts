@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/pool.js';
 import { toVectorSql } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
+import type { EntityType } from '../domain/types.js';
+import { expectedAnswerTypes } from './answerType.js';
 import { conversationCandidates, loadConversationLinks, rerankByConversation } from './conversation.js';
 import { fuse, type Fused } from './fusion.js';
 import { hydrate } from './hydrate.js';
@@ -40,6 +42,8 @@ export interface SignalRankings {
   lists: RankedList[];
   /** How turns said by the people the query names are labelled (for conversation re-ranking). */
   speakerNames: string[];
+  /** The entity types the query's answer is expected to be (for re-ranking). */
+  answerTypes: EntityType[];
 }
 
 /** Every enabled signal's rankings for one query (what fusion works from; the tuning script caches them). */
@@ -78,16 +82,18 @@ export async function collectSignals(
   }
   const fromStatement = await runSignalStatement(db, p, parts);
   const lists = ORDER.flatMap((signal) => (signal === 'graph' ? [...graph.lists, ...(fromStatement.get('graph') ?? [])] : fromStatement.get(signal) ?? []));
-  return { lists, speakerNames: graph.speakerNames };
+  return { lists, speakerNames: graph.speakerNames, answerTypes: expectedAnswerTypes(request.query) };
 }
 
-/** Weighted RRF, then (when the recipe asks for it) conversation-aware re-ranking. */
+/** Weighted RRF, then (when the recipe asks for it) conversation- and answer-type-aware re-ranking. */
 export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: SignalRankings, recipe: Recipe): Promise<Fused[]> {
   const fused = fuse(rankings.lists, recipe);
-  const speakers = recipe.speaker_boost > 0 ? rankings.speakerNames : [];
+  const speakerNames = recipe.speaker_boost > 0 ? rankings.speakerNames : [];
+  const answerTypes = recipe.answer_type_boost > 0 ? rankings.answerTypes : [];
   const neighbours = recipe.neighbour_weight > 0;
-  if (!neighbours && !speakers.length) return fused;
-  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, { speakers: speakers.length > 0, neighbours }), speakers);
+  if (!neighbours && !speakerNames.length && !answerTypes.length) return fused;
+  const wanted = { speakers: speakerNames.length > 0, answerTypes: answerTypes.length > 0, neighbours };
+  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, wanted), { speakerNames, answerTypes });
   return rerankByConversation(fused, links, recipe);
 }
 
