@@ -100,7 +100,7 @@ async function main() {
         const every = [...all.lists, ...[...graph.values()].flat()].flatMap((l) => l.hits.map((h) => ({ kind: l.kind, id: h.id })));
         const ids = (kind: string) => [...new Set(every.filter((h) => h.kind === kind).map((h) => h.id))];
         const candidates = { episodeIds: ids('episode'), factIds: ids('fact'), sourceEpisodeIds: ids('episode'), sourceFactIds: ids('fact') };
-        const query = { speakerNames: all.speakerNames, answerTypes: all.answerTypes };
+        const query = { speakerNames: all.speakerNames, answerTypes: all.answerTypes, namedEntityIds: all.namedEntityIds };
         return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, query) };
       });
       cases.push({ conversation: c.key, category: q.category, evidence, base, graph, links });

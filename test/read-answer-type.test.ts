@@ -21,21 +21,21 @@ describe('answer-type re-ranking (real Postgres)', () => {
     ids.lisbon = await say('Kevin spent the holiday in Lisbon.', 0);
     ids.home = await say('Kevin spent the holiday week at home, a quiet holiday week with Kevin and the holiday cat.', 10);
     ids.atlantis = await say('Kevin spent the holiday in Atlantis.', 20);
-    const kevin = await insertEntity(api.deps.pool, { namespace: NS, name: 'Kevin', type: 'person', episodeIds: [ids.lisbon, ids.home, ids.atlantis] });
+    ids.kevin = await insertEntity(api.deps.pool, { namespace: NS, name: 'Kevin', type: 'person', episodeIds: [ids.lisbon, ids.home, ids.atlantis] });
     const lisbon = await insertEntity(api.deps.pool, { namespace: NS, name: 'Lisbon', type: 'place', episodeIds: [ids.lisbon] });
     // A forgotten place no longer types the turn that mentioned it.
     await insertEntity(api.deps.pool, { namespace: NS, name: 'Atlantis', type: 'place', episodeIds: [ids.atlantis], forgottenAt: '2026-06-10T00:00:00Z' });
-    ids.visited = await insertFact(api.deps.pool, { namespace: NS, subjectId: kevin, predicate: 'visited', objectId: lisbon, factText: 'Kevin visited Lisbon', episodeIds: [ids.lisbon] });
-    ids.likes = await insertFact(api.deps.pool, { namespace: NS, subjectId: kevin, predicate: 'likes', value: 'quiet holidays', factText: 'Kevin likes quiet holidays', episodeIds: [ids.home] });
+    ids.visited = await insertFact(api.deps.pool, { namespace: NS, subjectId: ids.kevin, predicate: 'visited', objectId: lisbon, factText: 'Kevin visited Lisbon', episodeIds: [ids.lisbon] });
+    ids.likes = await insertFact(api.deps.pool, { namespace: NS, subjectId: ids.kevin, predicate: 'likes', value: 'quiet holidays', factText: 'Kevin likes quiet holidays', episodeIds: [ids.home] });
   });
 
-  const load = (answerTypes: Array<'place' | 'person'>) =>
+  const load = (answerTypes: Array<'place' | 'person'>, namedEntityIds: string[] = []) =>
     withReadClient(api.deps.readPool, (db) =>
       loadConversationLinks(
         db,
         scope,
         { episodeIds: [ids.lisbon, ids.home, ids.atlantis], factIds: [ids.visited, ids.likes], sourceEpisodeIds: [], sourceFactIds: [] },
-        { speakerNames: [], answerTypes },
+        { speakerNames: [], answerTypes, namedEntityIds },
       ),
     );
 
@@ -47,6 +47,12 @@ describe('answer-type re-ranking (real Postgres)', () => {
     expect([...links.answerTypedFacts]).toEqual([ids.visited]);
     // The subject's type does not count: every fact about Kevin has a person as subject.
     expect([...(await load(['person'])).answerTypedFacts]).toEqual([]);
+  });
+
+  it('does not count the entities the query names: asking who Kevin met, a turn naming Kevin is no answer', async () => {
+    expect((await load(['person'])).episodes.get(ids.home)?.answerTyped).toBe(true);
+    const named = await load(['person'], [ids.kevin]);
+    expect([...named.episodes.values()].some((e) => e.answerTyped)).toBe(false);
   });
 
   it('flags nothing when the question asks for no entity type', async () => {

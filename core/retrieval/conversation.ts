@@ -36,6 +36,8 @@ export interface LinkQuery {
   speakerNames: string[];
   /** Entity types the answer is expected to be; empty to skip. */
   answerTypes: EntityType[];
+  /** Entities the query names: "Who does Emi meet?" is not answered by a turn that mentions Emi. */
+  namedEntityIds: string[];
 }
 
 interface LinkRow {
@@ -50,8 +52,9 @@ interface LinkRow {
 
 /**
  * One statement: for candidate episodes, whether a person named in the query
- * said them and whether they mention an entity of an expected answer type;
- * for candidate facts, whether their object is of such a type; for the
+ * said them and whether they mention an entity of an expected answer type
+ * that the query does not name; for candidate facts, whether their object is
+ * such an entity; for the
  * sources (episodes, and the episodes source facts came from), also the turns
  * just before and after them in the same conversation, at most
  * NEIGHBOUR_GAP_MINUTES away, that the scope can see.
@@ -66,14 +69,16 @@ export async function loadConversationLinks(
   const { episodeIds, sourceEpisodeIds, sourceFactIds, factIds } = candidates;
   if (!episodeIds.length && !sourceEpisodeIds.length && !sourceFactIds.length && !factIds.length) return links;
   const p = new SqlParams();
-  const visibleEntity = scope.includeForgotten ? '' : ' AND en.forgotten_at IS NULL';
-  const types = query.answerTypes.length ? `${p.add(query.answerTypes)}::text[]` : null;
-  const answerTyped = types
-    ? `EXISTS (SELECT 1 FROM entity_episode ee JOIN entity en ON en.id = ee.entity_id WHERE ee.episode_id = e.id AND en.type = ANY(${types})${visibleEntity})`
+  // An entity of an expected type that the query does not name itself (and the scope can see).
+  const answerEntity = query.answerTypes.length
+    ? `en.type = ANY(${p.add(query.answerTypes)}::text[]) AND en.id <> ALL(${p.add(query.namedEntityIds)}::uuid[])${scope.includeForgotten ? '' : ' AND en.forgotten_at IS NULL'}`
+    : null;
+  const answerTyped = answerEntity
+    ? `EXISTS (SELECT 1 FROM entity_episode ee JOIN entity en ON en.id = ee.entity_id WHERE ee.episode_id = e.id AND ${answerEntity})`
     : 'false';
-  const typedFacts = types
+  const typedFacts = answerEntity
     ? `UNION ALL SELECT 'fact', f.id, false, true, NULL, NULL, '{}' FROM fact f JOIN entity en ON en.id = f.object_id
-       WHERE f.id = ANY(${p.add(factIds)}::uuid[]) AND en.type = ANY(${types})${visibleEntity}`
+       WHERE f.id = ANY(${p.add(factIds)}::uuid[]) AND ${answerEntity}`
     : '';
   const gap = `${p.add(NEIGHBOUR_GAP_MINUTES)} * interval '1 minute'`;
   // The scope's user, agent and run follow from the candidate's own (it is in scope), so they are not

@@ -44,6 +44,8 @@ export interface SignalRankings {
   speakerNames: string[];
   /** The entity types the query's answer is expected to be (for re-ranking). */
   answerTypes: EntityType[];
+  /** The entities the query names, which are not its answer. */
+  namedEntityIds: string[];
 }
 
 /** Every enabled signal's rankings for one query (what fusion works from; the tuning script caches them). */
@@ -82,7 +84,7 @@ export async function collectSignals(
   }
   const fromStatement = await runSignalStatement(db, p, parts);
   const lists = ORDER.flatMap((signal) => (signal === 'graph' ? [...graph.lists, ...(fromStatement.get('graph') ?? [])] : fromStatement.get(signal) ?? []));
-  return { lists, speakerNames: graph.speakerNames, answerTypes: expectedAnswerTypes(request.query) };
+  return { lists, speakerNames: graph.speakerNames, answerTypes: expectedAnswerTypes(request.query), namedEntityIds: graph.namedEntityIds };
 }
 
 /** Weighted RRF, then (when the recipe asks for it) conversation- and answer-type-aware re-ranking. */
@@ -93,7 +95,7 @@ export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: S
   const neighbours = recipe.neighbour_weight > 0;
   if (!neighbours && !speakerNames.length && !answerTypes.length) return fused;
   const wanted = { speakers: speakerNames.length > 0, answerTypes: answerTypes.length > 0, neighbours };
-  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, wanted), { speakerNames, answerTypes });
+  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, wanted), { speakerNames, answerTypes, namedEntityIds: rankings.namedEntityIds });
   return rerankByConversation(fused, links, recipe);
 }
 

@@ -33,9 +33,11 @@ export interface GraphSignal {
   episodes: SignalBranchBuilder | null;
   /** Lower-cased names and aliases of the people the query names: how their turns' speaker labels look. */
   speakerNames: string[];
+  /** The entities the query names (an answer is some other entity). */
+  namedEntityIds: string[];
 }
 
-export const NOTHING_NAMED: GraphSignal = { lists: [], episodes: null, speakerNames: [] };
+export const NOTHING_NAMED: GraphSignal = { lists: [], episodes: null, speakerNames: [], namedEntityIds: [] };
 
 function personNames(seeds: EntitySeed[]): Array<{ name: string; score: number }> {
   return seeds.filter((s) => s.type === 'person').flatMap((s) => s.names.map((name) => ({ name, score: s.score })));
@@ -95,6 +97,7 @@ export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
     lists,
     episodes: input.kinds.has('episode') ? (_input, p) => seedEpisodes(input, p, seeds) : null,
     speakerNames: [...new Set(personNames(seeds).map((s) => s.name))],
+    namedEntityIds: seeds.map((s) => s.id),
   };
 }
 
