@@ -76,6 +76,7 @@ export async function loadConversationLinks(
   const answerTyped = answerEntity
     ? `EXISTS (SELECT 1 FROM entity_episode ee JOIN entity en ON en.id = ee.entity_id WHERE ee.episode_id = e.id AND ${answerEntity})`
     : 'false';
+  // Typed facts ride in the same statement as rows of their own (kind 'fact'): one round trip per search.
   const typedFacts = answerEntity
     ? `UNION ALL SELECT 'fact', f.id, false, true, NULL, NULL, '{}' FROM fact f JOIN entity en ON en.id = f.object_id
        WHERE f.id = ANY(${p.add(factIds)}::uuid[]) AND ${answerEntity}`
