@@ -139,19 +139,17 @@ export interface ConversationCandidates {
 const idsOf = (items: Fused[], kind: Fused['kind']) => items.filter((f) => f.kind === kind).map((f) => f.id);
 
 /**
- * What `loadConversationLinks` needs for a fused list: the top
- * CONVERSATION_CANDIDATES when their speakers or answer types matter, and the
- * top NEIGHBOUR_SOURCES as sources when neighbours are lifted.
+ * What `loadConversationLinks` needs for a fused list and query: the top
+ * CONVERSATION_CANDIDATES when the query names speakers or expects an answer
+ * type, and the top NEIGHBOUR_SOURCES as sources when neighbours are lifted.
  */
-export function conversationCandidates(
-  fused: Fused[],
-  wanted: { speakers: boolean; answerTypes: boolean; neighbours: boolean },
-): ConversationCandidates {
-  const sources = wanted.neighbours ? fused.slice(0, NEIGHBOUR_SOURCES) : [];
+export function conversationCandidates(fused: Fused[], query: LinkQuery, neighbours: boolean): ConversationCandidates {
+  const sources = neighbours ? fused.slice(0, NEIGHBOUR_SOURCES) : [];
   const top = fused.slice(0, CONVERSATION_CANDIDATES);
+  const typed = query.answerTypes.length > 0;
   return {
-    episodeIds: wanted.speakers || wanted.answerTypes ? idsOf(top, 'episode') : [],
-    factIds: wanted.answerTypes ? idsOf(top, 'fact') : [],
+    episodeIds: query.speakerNames.length > 0 || typed ? idsOf(top, 'episode') : [],
+    factIds: typed ? idsOf(top, 'fact') : [],
     sourceEpisodeIds: idsOf(sources, 'episode'),
     sourceFactIds: idsOf(sources, 'fact'),
   };

@@ -90,12 +90,15 @@ export async function collectSignals(
 /** Weighted RRF, then (when the recipe asks for it) conversation- and answer-type-aware re-ranking. */
 export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: SignalRankings, recipe: Recipe): Promise<Fused[]> {
   const fused = fuse(rankings.lists, recipe);
-  const speakerNames = recipe.speaker_boost > 0 ? rankings.speakerNames : [];
-  const answerTypes = recipe.answer_type_boost > 0 ? rankings.answerTypes : [];
+  // What the recipe switches off is not asked for.
+  const query = {
+    speakerNames: recipe.speaker_boost > 0 ? rankings.speakerNames : [],
+    answerTypes: recipe.answer_type_boost > 0 ? rankings.answerTypes : [],
+    namedEntityIds: rankings.namedEntityIds,
+  };
   const neighbours = recipe.neighbour_weight > 0;
-  if (!neighbours && !speakerNames.length && !answerTypes.length) return fused;
-  const wanted = { speakers: speakerNames.length > 0, answerTypes: answerTypes.length > 0, neighbours };
-  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, wanted), { speakerNames, answerTypes, namedEntityIds: rankings.namedEntityIds });
+  if (!neighbours && !query.speakerNames.length && !query.answerTypes.length) return fused;
+  const links = await loadConversationLinks(db, scope, conversationCandidates(fused, query, neighbours), query);
   return rerankByConversation(fused, links, recipe);
 }
 
