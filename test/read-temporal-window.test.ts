@@ -1,0 +1,120 @@
+import { toVectorSql } from '../core/db/pool.js';
+import { resolveRecipe } from '../core/retrieval/recipes.js';
+import type { SignalInput } from '../core/retrieval/signals/context.js';
+import { runSignalStatement, type SignalBranchBuilder } from '../core/retrieval/signals/statement.js';
+import { temporalBranchesWith } from '../core/retrieval/signals/temporal.js';
+import { SqlParams, withReadClient } from '../core/retrieval/sql.js';
+import { embedder, insertEpisode, insertEntity, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+
+const NOW = new Date('2026-06-15T12:00:00Z');
+const NS = 'timeline';
+const QUERY = 'what did we cook for dinner in 2025';
+const YEAR_2025 = { start: new Date('2025-01-01T00:00:00Z'), end: new Date('2026-01-01T00:00:00Z'), text: 'in 2025' };
+const MARCH_2025 = { start: new Date('2025-03-01T00:00:00Z'), end: new Date('2025-04-01T00:00:00Z'), text: 'in March 2025' };
+const DISHES = ['risotto', 'lasagna', 'curry', 'ramen', 'tacos', 'paella', 'goulash', 'pho'];
+const CHORES = ['printer toner', 'calendar invites', 'ticket triage', 'expense reports', 'badge renewals'];
+
+/** Plan nodes of one EXPLAIN (FORMAT JSON) tree, depth first. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Loops'?: number;
+  'Parent Relationship'?: string;
+  Plans?: PlanNode[];
+}
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+/** How many times the scans of `relation` under one branch ran. */
+const loopsOn = (branch: PlanNode, relation: string) =>
+  nodesOf(branch)
+    .filter((n) => n['Relation Name'] === relation)
+    .reduce((sum, n) => sum + (n['Actual Loops'] ?? 0), 0);
+
+describe('temporal signal over wide windows', () => {
+  let api: ReadApi;
+
+  useReadApi(NOW, async (started) => {
+    api = started;
+    const pool = api.deps.pool;
+    // The bound the tests set is 20 rows. 48 episodes through 2025, two a week: dinners and office chores.
+    for (let i = 0; i < 48; i++) {
+      const day = new Date(Date.UTC(2025, 0, 3 + i * 7));
+      const content =
+        i % 2 === 0
+          ? `We cooked ${DISHES[i % DISHES.length]} for dinner with friends, evening ${i}.`
+          : `Office note ${i}: sorted out ${CHORES[i % CHORES.length]} before the weekly sync.`;
+      await insertEpisode(pool, { namespace: NS, content, occurredAt: day, userId: 'u1' });
+    }
+    const ana = await insertEntity(pool, { namespace: NS, name: 'Ana', scopeUser: 'u1' });
+    // 30 facts starting through 2025.
+    for (let i = 0; i < 30; i++) {
+      await insertFact(pool, {
+        namespace: NS, scopeUser: 'u1', subjectId: ana, predicate: 'likes', family: 'preferences',
+        factText: i % 2 ? `Ana likes cooking ${DISHES[i % DISHES.length]} for dinner.` : `Ana handles the ${CHORES[i % CHORES.length]}.`,
+        validFrom: new Date(Date.UTC(2025, 0, 5 + i * 11)).toISOString(),
+      });
+    }
+  });
+
+  function input(window: typeof YEAR_2025): SignalInput {
+    return {
+      db: api.deps.readPool,
+      scope: { namespace: NS, now: NOW, includeForgotten: false },
+      recipe: { ...resolveRecipe('default'), depths: { ...resolveRecipe('default').depths, temporal: 10 } },
+      kinds: new Set(['episode', 'fact'] as const),
+      query: QUERY,
+      vector: async () => toVectorSql(embedder.embedOne(QUERY)),
+      tsquery: null,
+      window,
+    };
+  }
+
+  async function rank(builder: SignalBranchBuilder, window: typeof YEAR_2025) {
+    const p = new SqlParams();
+    const part = (await builder(input(window), p))!;
+    const lists = await withReadClient(api.deps.readPool, (db) => runSignalStatement(db, p, [part]));
+    const [episodes, facts] = lists.get('temporal')!;
+    return { episodes: episodes.hits, facts: facts.hits };
+  }
+
+  /** Which of an episode kind's two branches (scored row by row, or from the index) read the table. */
+  async function branchesRun(builder: SignalBranchBuilder, window: typeof YEAR_2025) {
+    const p = new SqlParams();
+    const part = (await builder(input(window), p))!;
+    const sql = `WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`;
+    const { rows } = await api.deps.readPool.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, p.values);
+    const append = nodesOf(rows[0]['QUERY PLAN'][0].Plan).find((n) => n['Node Type'] === 'Append')!;
+    // The Append's members are the branches in order (its other children are the CTEs' init plans).
+    const [episodeExact, episodeNearest, factExact, factNearest] = append.Plans!.filter((n) => n['Parent Relationship'] === 'Member');
+    return {
+      episodeExact: loopsOn(episodeExact, 'episode'),
+      episodeNearest: loopsOn(episodeNearest, 'episode'),
+      factExact: loopsOn(factExact, 'fact'),
+      factNearest: loopsOn(factNearest, 'fact'),
+    };
+  }
+
+  it('a window holding more rows than the exact-scan bound takes its rows nearest the query, and only that branch runs', async () => {
+    await expect(branchesRun(temporalBranchesWith(20), YEAR_2025)).resolves.toEqual({ episodeExact: 0, episodeNearest: 1, factExact: 0, factNearest: 1 });
+    await expect(branchesRun(temporalBranchesWith(5_000), YEAR_2025)).resolves.toEqual({ episodeExact: 1, episodeNearest: 0, factExact: 1, factNearest: 0 });
+  });
+
+  it('the nearest rows, ranked by the full score, are the rows the exact scan ranks first', async () => {
+    const exact = await rank(temporalBranchesWith(5_000), YEAR_2025);
+    const nearest = await rank(temporalBranchesWith(20), YEAR_2025);
+    expect(exact.episodes).toHaveLength(10);
+    expect(nearest.episodes.map((h) => h.id)).toEqual(exact.episodes.map((h) => h.id));
+    expect(nearest.facts.map((h) => h.id)).toEqual(exact.facts.map((h) => h.id));
+    // On topic: every dinner outranks every office note (the exact scan's own order, now from the index too).
+    const dinners = await api.deps.pool.query<{ id: string }>(`SELECT id FROM episode WHERE namespace = $1 AND content LIKE 'We cooked%'`, [NS]);
+    const dinnerIds = new Set(dinners.rows.map((r) => r.id));
+    expect(nearest.episodes.every((h) => dinnerIds.has(h.id))).toBe(true);
+  });
+
+  it('a window within the bound is still scored row by row', async () => {
+    // March 2025 padded by a month each side: about 13 episodes, under a bound of 20.
+    await expect(branchesRun(temporalBranchesWith(20), MARCH_2025)).resolves.toMatchObject({ episodeExact: 1, episodeNearest: 0 });
+    const exact = await rank(temporalBranchesWith(5_000), MARCH_2025);
+    const gated = await rank(temporalBranchesWith(20), MARCH_2025);
+    expect(gated.episodes).toEqual(exact.episodes);
+  });
+});
