@@ -114,10 +114,11 @@ export function withoutNames(query: string, seeds: EntitySeed[]): string {
 /**
  * Compiled patterns by name list. Compiling a Unicode-aware pattern per name
  * on every search took 3 % of the API's CPU under load, and the same few
- * entities are named turn after turn. Bounded; cleared when full.
+ * entities are named turn after turn. Bounded (10,000 patterns hold about
+ * 12 MB); cleared when full.
  */
 const namePatterns = new Map<string, RegExp>();
-const MAX_NAME_PATTERNS = 2_000;
+const MAX_NAME_PATTERNS = 10_000;
 
 /** Any of `names` (longest first, so "Ana Lee" wins over "Ana") as a whole word, with a possessive 's. */
 function namesPattern(names: string[]): RegExp {
