@@ -26,10 +26,10 @@ export interface PoolOptions {
  * the filter, instead of returning the few of the first 40 neighbours that do.
  * Generic plans for its named prepared statements: their custom plans were
  * re-planned on every execution, which cost more than executing them. No
- * parallel workers: reads are many small concurrent statements, and a gated-off
- * branch of the search statement still launched two workers (18 ms) for
- * nothing. Not for the write path: there the same settings made extraction 15 % slower (entity
- * resolution's filtered nearest-name queries walk further).
+ * parallel workers: reads are many small concurrent statements, and a
+ * gated-off branch of the search statement still launched two workers (18 ms)
+ * for nothing. Not for the write path: there the same settings made extraction
+ * 15 % slower (entity resolution's filtered nearest-name queries walk further).
  */
 const READ_SESSION_OPTIONS = [
   '-c hnsw.iterative_scan=relaxed_order',

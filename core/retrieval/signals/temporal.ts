@@ -37,8 +37,8 @@ interface WindowRows {
   kind: 'episode' | 'fact';
   /** Rows of the scope in the window, as a condition on alias `r`. */
   inWindow: string;
-  /** The same rows, stated so that no B-tree index can serve the window (see the episode's). */
-  inWindowUnindexed: string;
+  /** The same rows stated so that no B-tree index can serve the window, where one could (see the episode's). */
+  inWindowUnindexed?: string;
   /** The columns `score` reads. */
   columns: string;
   /** The row's score, as an expression on the given alias. */
@@ -69,7 +69,7 @@ function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, dep
     branches: [
       exact(` AND NOT (SELECT wide FROM ${cte})`),
       `(SELECT 'temporal' AS signal, '${rows.kind}' AS kind, near.id, ${rows.score('near')} AS score, 0::float8 AS tiebreak
-      FROM (SELECT ${rows.columns} FROM ${table} r WHERE ${rows.inWindowUnindexed} AND (SELECT wide FROM ${cte})
+      FROM (SELECT ${rows.columns} FROM ${table} r WHERE ${rows.inWindowUnindexed ?? rows.inWindow} AND (SELECT wide FROM ${cte})
              ORDER BY ${topical.distance('r.embedding')} LIMIT ${p.add(depth * ANN_CANDIDATES_PER_ROW)}) near
       ORDER BY score DESC, near.id LIMIT ${limit})`,
     ],
@@ -108,12 +108,10 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
       });
     }
     if (kinds.includes('fact')) {
-      // No B-tree serves a validity overlap: the fact's HNSW walk needs no disguise.
-      const overlapping = factOverlapFilter(p, scope, window.start, window.end, 'r');
       parts.push({
         kind: 'fact',
-        inWindow: overlapping,
-        inWindowUnindexed: overlapping,
+        // No B-tree serves a validity overlap: the HNSW walk needs no disguise here.
+        inWindow: factOverlapFilter(p, scope, window.start, window.end, 'r'),
         columns: 'r.id, r.embedding, r.fact_tsv',
         score: (a) => `${topical.score(`${a}.embedding`, `${a}.fact_tsv`)}::float8`,
       });
