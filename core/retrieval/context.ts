@@ -2,6 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import type { Queryable } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
 import { entitiesNamedIn } from './entityMatch.js';
+import { memoizeBounded } from './memo.js';
 import { queryCompactFacts, type CompactFactView } from './facts.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, type ReadScope } from './scope.js';
@@ -39,20 +40,9 @@ export interface ContextBlock {
 /**
  * Token counts of rendered lines, shared across requests: the same memories and
  * facts come back turn after turn, and BPE counting was the costliest CPU step
- * of a context request. Bounded; cleared when full.
+ * of a context request.
  */
-const lineTokens = new Map<string, number>();
-const MAX_CACHED_LINES = 50_000;
-
-function lineTokenCount(line: string): number {
-  let count = lineTokens.get(line);
-  if (count === undefined) {
-    count = countTokens(line);
-    if (lineTokens.size >= MAX_CACHED_LINES) lineTokens.clear();
-    lineTokens.set(line, count);
-  }
-  return count;
-}
+const lineTokenCount = memoizeBounded((line) => countTokens(line), 50_000);
 
 const MAX_FACTS = 60;
 const MAX_MEMORIES = 15;

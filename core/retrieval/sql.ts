@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool, Queryable } from '../db/pool.js';
+import { memoizeBounded } from './memo.js';
 
 /** Collects positional parameters so every value reaches PostgreSQL as a bind parameter, never as SQL text. */
 export class SqlParams {
@@ -11,20 +12,12 @@ export class SqlParams {
   }
 }
 
-/** Statement names by statement text, shared by every connection (a hash per query showed in profiles). */
-const statementNames = new Map<string, string>();
-const MAX_STATEMENT_NAMES = 5_000;
-
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `mnemo_read_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    // Statement shapes are few; a bound only guards against a bug that makes them unbounded.
-    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
-    statementNames.set(text, name);
-  }
-  return name;
-}
+/**
+ * Statement names by statement text, shared by every connection (a hash per
+ * query showed in profiles). Statement shapes are few; the bound only guards
+ * against a bug that makes them unbounded.
+ */
+const statementName = memoizeBounded((text) => `mnemo_read_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, 5_000);
 
 /**
  * Runs every statement as a named prepared statement (named by a hash of its

@@ -1,5 +1,6 @@
 import { escapeRegExp } from '../../text/regex.js';
 import { entitiesNamedIn, type EntitySeed } from '../entityMatch.js';
+import { memoizeBounded } from '../memo.js';
 import { episodeFilter, factFilter } from '../scope.js';
 import { SqlParams } from '../sql.js';
 import { weightedTerms } from './keyword.js';
@@ -112,24 +113,15 @@ export function withoutNames(query: string, seeds: EntitySeed[]): string {
 }
 
 /**
- * Compiled patterns by name. Compiling a Unicode-aware pattern for every name
- * of every search took 3 % of the API's CPU under load, while the same
- * entities are named turn after turn. Bounded (10,000 patterns hold about
- * 12 MB); cleared when full.
+ * `name` as a whole word, with a possessive 's, in any case. Compiled once per
+ * name: compiling a Unicode-aware pattern for every name of every search took
+ * 3 % of the API's CPU under load, while the same entities are named turn
+ * after turn (10,000 patterns hold about 12 MB).
  */
-const namePatterns = new Map<string, RegExp>();
-const MAX_NAME_PATTERNS = 10_000;
-
-/** `name` as a whole word, with a possessive 's, in any case. */
-function namePattern(name: string): RegExp {
-  let pattern = namePatterns.get(name);
-  if (!pattern) {
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu');
-    if (namePatterns.size >= MAX_NAME_PATTERNS) namePatterns.clear();
-    namePatterns.set(name, pattern);
-  }
-  return pattern;
-}
+const namePattern = memoizeBounded(
+  (name) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu'),
+  10_000,
+);
 
 /** Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker). */
 async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[]): Promise<SignalBranches> {

@@ -58,8 +58,8 @@ interface WindowRows {
 function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, depth: number, exactScanMax: number): { ctes: string[]; branches: string[] } {
   const table = rows.kind;
   const limit = p.add(depth);
-  const exact = (gate: string) => `(SELECT 'temporal' AS signal, '${rows.kind}' AS kind, r.id, ${rows.score('r')} AS score, 0::float8 AS tiebreak
-      FROM ${table} r WHERE ${rows.inWindow}${gate} ORDER BY score DESC, r.id LIMIT ${limit})`;
+  const select = (a: string) => `SELECT 'temporal' AS signal, '${rows.kind}' AS kind, ${a}.id, ${rows.score(a)} AS score, 0::float8 AS tiebreak`;
+  const exact = (gate: string) => `(${select('r')} FROM ${table} r WHERE ${rows.inWindow}${gate} ORDER BY score DESC, r.id LIMIT ${limit})`;
   if (!topical.distance) return { ctes: [], branches: [exact('')] };
   const cte = `temporal_${rows.kind}_window`;
   return {
@@ -68,7 +68,7 @@ function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, dep
     ],
     branches: [
       exact(` AND NOT (SELECT wide FROM ${cte})`),
-      `(SELECT 'temporal' AS signal, '${rows.kind}' AS kind, near.id, ${rows.score('near')} AS score, 0::float8 AS tiebreak
+      `(${select('near')}
       FROM (SELECT ${rows.columns} FROM ${table} r WHERE ${rows.inWindowUnindexed ?? rows.inWindow} AND (SELECT wide FROM ${cte})
              ORDER BY ${topical.distance('r.embedding')} LIMIT ${p.add(depth * ANN_CANDIDATES_PER_ROW)}) near
       ORDER BY score DESC, near.id LIMIT ${limit})`,
