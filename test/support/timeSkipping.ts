@@ -1,0 +1,20 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { findTemporalTestServer } from '../../core/embedded/temporalCli.js';
+
+/**
+ * Temporal's time-skipping test server, for tests whose workflows wait on
+ * timers (TTL, escalation, schedules of bursts): `env.sleep('72h')` moves the
+ * server's clock, and awaiting a result through `env.client` skips ahead.
+ * Workers connect with `env.nativeConnection`; activities that need a client
+ * get one through `createTemporalHandle(config, timeSkippingAddress(env))`.
+ */
+export async function startTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: findTemporalTestServer() } },
+  });
+}
+
+/** host:port of the time-skipping server. */
+export function timeSkippingAddress(env: TestWorkflowEnvironment): string {
+  return env.connection.options.address;
+}
