@@ -19,6 +19,8 @@ RUN (npm ci --ignore-scripts || npm install --no-save --ignore-scripts) \
   && npm run generate && npm cache clean --force
 
 COPY . .
+# The /kg page's bundle (web/dist), built from web/ with the installed libraries: no CDN at run time.
+RUN npm run build:web
 COPY --from=model /models/all-MiniLM-L6-v2 /app/models/all-MiniLM-L6-v2
 ENV EMBEDDING_MODEL_DIR=/app/models/all-MiniLM-L6-v2
 

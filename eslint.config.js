@@ -26,7 +26,7 @@ const ioPackages = [
 ];
 
 export default defineConfig(
-  { ignores: ['generated/**', 'dist/**', 'node_modules/**', 'coverage/**', '.mnemo*/**', '.mnemo*', '.scratch*'] },
+  { ignores: ['generated/**', 'dist/**', 'web/dist/**', 'node_modules/**', 'coverage/**', '.mnemo*/**', '.mnemo*', '.scratch*'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -1,4 +1,9 @@
-/** Tests run against real PostgreSQL (+pgvector) and a real Temporal dev server; see test/support. */
+/**
+ * Tests run against real PostgreSQL (+pgvector) and a real Temporal dev server:
+ * by default the embedded ones `npm start` uses (PGlite per test database, a
+ * Temporal dev server found or installed like `npm start` does); with
+ * TEST_DATABASE_ADMIN_URL, that PostgreSQL server. See test/support.
+ */
 export default {
   testEnvironment: '<rootDir>/test/support/nodeEnvironment.mjs',
   extensionsToTreatAsEsm: ['.ts'],
@@ -15,5 +20,6 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/globalSetup.mjs',
   globalTeardown: '<rootDir>/test/support/globalTeardown.mjs',
+  reporters: ['default', '<rootDir>/test/support/skippedReporter.mjs'],
   testTimeout: 60_000,
 };

@@ -1,13 +1,14 @@
 import { writeAudit, type AuditCause, type AuditEntry } from '../core/audit/auditLog.js';
 import { currentWorkflow } from './context.js';
 import { toVectorSql, withTransaction, type PoolClient } from '../core/db/pool.js';
-import type { CommitResult, EpisodeSnapshot, ResolvedEntity, WritePlan } from '../core/ingest/contracts.js';
+import type { CommitResult, EpisodeSnapshot, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';
 import { MAX_GRAPH_WRITES_PER_EPISODE } from '../core/ingest/contracts.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { applyWriteLimit } from '../core/ingest/writeLimit.js';
 import type { ActivityDeps } from './deps.js';
 import { recordStage, type StageRunLog } from './stageRecorder.js';
-import { settleInsert } from './settleInsert.js';
+import { settlePlan } from './settleInsert.js';
+import { startReviewWorkflows } from '../core/reviews/start.js';
 
 const ACTOR = 'workflow:ingestEpisode';
 
@@ -36,11 +37,12 @@ export function provenance(episode: EpisodeSnapshot): string {
  * and contradictions). Entities that are only mentioned are not locked, so the
  * turns of one speaker commit in parallel.
  */
-function commitLockKeys(episode: EpisodeSnapshot, entities: ResolvedEntity[], plan: WritePlan): string[] {
+function commitLockKeys(episode: EpisodeSnapshot, entities: ResolvedEntity[], facts: TimedFact[]): string[] {
   const scope = `${episode.namespace}:${episode.userId ?? ''}`;
   const nameOf = new Map(entities.map((e) => [e.id, canonicalKey(e.name)]));
   const keys = entities.filter((e) => e.isNew).map((e) => `entity:${scope}:${canonicalKey(e.name)}`);
-  for (const f of plan.inserts) keys.push(`fact:${scope}:${nameOf.get(f.subjectId) ?? f.subjectId}:${f.candidate.predicate}`);
+  // Every slot the episode speaks about: a single-valued slot's whole chain is re-planned under this lock.
+  for (const f of facts) keys.push(`fact:${scope}:${nameOf.get(f.subjectId) ?? f.subjectId}:${f.candidate.predicate}`);
   return [...new Set(keys)].sort();
 }
 
@@ -56,6 +58,47 @@ async function committedIds(tx: PoolClient, episodeId: string): Promise<{ entity
     [episodeId],
   );
   return { entityIds: rows[0].entity_ids, factIds: rows[0].fact_ids };
+}
+
+type Rechain = NonNullable<WritePlan['rechains']>[number];
+
+/** `properties.stated_from`, kept only when a fact stands for more than one statement. */
+export function statedFromProperty(statedFrom: string[] | undefined): { stated_from?: string[] } {
+  return statedFrom && statedFrom.length > 1 ? { stated_from: statedFrom } : {};
+}
+
+/**
+ * Moves stored facts within their chain (a late value slotted in before them,
+ * a confirmation reached back to an earlier start): one audit row per moved
+ * interval set, so a slot-in reads as one change.
+ */
+export async function applyRechains(tx: PoolClient, rechains: Rechain[], factLinks: Array<{ fact_id: string; relation: string }>): Promise<AuditEntry[]> {
+  const byCause = new Map<string, Array<{ id: string; before: unknown; after: unknown }>>();
+  for (const r of rechains) {
+    const { rows } = await tx.query<{ valid_from: Date | null; invalid_at: Date | null; invalidated_by: string | null }>(
+      `UPDATE fact AS f SET valid_from = $2, invalid_at = $3, invalidated_by = $4, updated_at = now(),
+              expired_at = CASE WHEN $4::uuid IS NOT NULL THEN COALESCE(f.expired_at, now()) WHEN $3::timestamptz IS NULL THEN NULL ELSE f.expired_at END,
+              properties = (f.properties - 'stated_from') || $5::jsonb
+         FROM fact AS old WHERE f.id = $1 AND old.id = f.id
+       RETURNING old.valid_from, old.invalid_at, old.invalidated_by`,
+      [r.factId, r.validFrom, r.invalidAt, r.invalidatedBy, JSON.stringify(statedFromProperty(r.statedFrom))],
+    );
+    const before = rows[0];
+    if (!before) continue;
+    // Provenance names each episode once per fact: one that confirmed it (and so moved its start) is already linked.
+    if (!factLinks.some((l) => l.fact_id === r.factId)) factLinks.push({ fact_id: r.factId, relation: 'rechained' });
+    byCause.set(r.candidateId, [
+      ...(byCause.get(r.candidateId) ?? []),
+      {
+        id: r.factId,
+        before: { valid_from: before.valid_from?.toISOString() ?? null, invalid_at: before.invalid_at?.toISOString() ?? null, invalidated_by: before.invalidated_by },
+        after: { valid_from: r.validFrom, invalid_at: r.invalidAt, invalidated_by: r.invalidatedBy },
+      },
+    ]);
+  }
+  return [...byCause].map(([candidateId, moved]) =>
+    auditRow('fact.rechained', { type: 'fact', id: candidateId }, moved.map((m) => ({ id: m.id, ...(m.before as object) })), moved.map((m) => ({ id: m.id, ...(m.after as object) }))),
+  );
 }
 
 export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLog) {
@@ -80,14 +123,26 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
       };
       return recordStage(stageRuns, 'commit', { namespace: episode.namespace, episodeId: episode.id }, summary, async () => {
         const limited = applyWriteLimit(input.entities, input.plan, MAX_GRAPH_WRITES_PER_EPISODE);
-        const { plan, entities } = limited;
+        const { entities } = limited;
+        // Statements whose insert the write limit dropped (or whose new entity it dropped) stay out of the re-plan too.
+        const keptInserts = new Set(limited.plan.inserts.map((f) => f.id));
+        const droppedEntities = new Set(input.entities.filter((e) => e.isNew && !entities.includes(e)).map((e) => e.id));
+        const facts = (input.plan.facts ?? input.plan.inserts).filter(
+          (f) =>
+            (keptInserts.has(f.id) || !input.plan.inserts.some((x) => x.id === f.id)) &&
+            !droppedEntities.has(f.subjectId) &&
+            !(f.objectId && droppedEntities.has(f.objectId)),
+        );
         // Embeddings may be a network call: compute them before the transaction opens.
         const newEntities = entities.filter((e) => e.isNew);
-        const [entityVectors, insertVectors, refineVectors] = await Promise.all([
+        const legacyRefinements = input.plan.facts ? [] : input.plan.refinements;
+        const [entityVectors, factVectorList, refineVectors] = await Promise.all([
           deps.nameEmbedder.embed(newEntities.map((e) => e.name)),
-          deps.embedder.embed(plan.inserts.map((f) => f.candidate.fact_text)),
-          deps.embedder.embed(plan.refinements.map((r) => r.factText)),
+          deps.embedder.embed(facts.map((f) => f.candidate.fact_text)),
+          deps.embedder.embed(legacyRefinements.map((r) => r.factText)),
         ]);
+        const factVectors = new Map(facts.map((f, i) => [f.id, factVectorList[i]]));
+        legacyRefinements.forEach((r, i) => factVectors.set(r.candidateId, refineVectors[i]));
         const occurredAt = episode.occurredAt;
         const scopeUser = episode.userId ?? '';
         // The person "I" refers to in a user's episode is that user: tag it so reads find "the user" directly.
@@ -95,23 +150,24 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
           episode.userId && episode.speaker && e.type === 'person' && canonicalKey(e.name) === canonicalKey(episode.speaker) ? { user_id: episode.userId } : {};
         const source = provenance(episode);
 
-        const output = await withTransaction(deps.pool, async (tx) => {
+        const committed = await withTransaction(deps.pool, async (tx) => {
           const { rows: statusRows } = await tx.query<{ status: string; forgotten: boolean }>(
             'SELECT status, forgotten_at IS NOT NULL AS forgotten FROM episode WHERE id = $1 FOR UPDATE',
             [episode.id],
           );
           if (statusRows[0]?.status === 'extracted') {
-            return { alreadyCommitted: true, ...(await committedIds(tx, episode.id)), droppedWrites: 0 };
+            // A retry after the commit: start what the first attempt may not have reached.
+            const { rows } = await tx.query<{ id: string }>(`SELECT id FROM review_item WHERE episode_id = $1 AND status = 'open' AND workflow_id IS NULL`, [episode.id]);
+            return { result: { alreadyCommitted: true, ...(await committedIds(tx, episode.id)), droppedWrites: 0 }, reviewIds: rows.map((r) => r.id) };
           }
           if (statusRows[0]?.forgotten) {
             // Forgotten while it was being extracted: learn nothing from it.
             await tx.query(`UPDATE episode SET status = 'skipped', error = 'forgotten during extraction', updated_at = now() WHERE id = $1`, [episode.id]);
-            return { alreadyCommitted: false, entityIds: [], factIds: [], droppedWrites: 0 };
+            return { result: { alreadyCommitted: false, entityIds: [], factIds: [], droppedWrites: 0 }, reviewIds: [] };
           }
           const auditRows: AuditEntry[] = [];
           const factLinks: Array<{ fact_id: string; relation: string }> = [];
-          await lockInOrder(tx, commitLockKeys(episode, entities, plan));
-
+          await lockInOrder(tx, commitLockKeys(episode, entities, facts));
           // Entities: new ones upserted on their live (namespace, scope, type, name) key, in one statement.
           const idMap = new Map<string, string>();
           if (newEntities.length) {
@@ -155,9 +211,6 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
             );
             known.forEach((e) => idMap.set(e.id, e.id));
           }
-          // Existing facts this commit updates, locked up front in id order (no two commits wait on each other in a cycle).
-          const touched = [...new Set([...plan.confirmations, ...plan.refinements, ...plan.invalidations].map((t) => t.factId))].sort();
-          if (touched.length) await tx.query('SELECT id FROM fact WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [touched]);
           const linked = entities.filter((e) => idMap.has(e.id));
           if (linked.length) {
             await tx.query(
@@ -169,41 +222,16 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
           }
           const entityId = (id: string | null) => (id === null ? null : (idMap.get(id) ?? id));
 
+          // Re-plan under the slots' locks, with real ids, against the graph as it is now.
+          const plan = await settlePlan(tx, episode, input.plan, facts, entityId);
+          // Existing facts this commit updates, locked up front in id order (no two commits wait on each other in a cycle).
+          const touched = [...new Set([...plan.confirmations, ...plan.refinements, ...plan.invalidations, ...(plan.rechains ?? [])].map((t) => t.factId))].sort();
+          if (touched.length) await tx.query('SELECT id FROM fact WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [touched]);
+
           // New facts (invalidated_by is linked afterwards: it may point at a fact inserted here).
           const reviewed = new Set(plan.reviews.map((r) => r.candidateId));
-          const factIdOf = new Map<string, string>();
-          const factId = (id: string | null | undefined) => (id ? (factIdOf.get(id) ?? id) : null);
-          const decided = new Set([...plan.invalidations.map((x) => x.factId), ...plan.reviews.map((r) => r.againstFactId)]);
-          const refinementVectors = new Map(plan.refinements.map((r, i) => [r.candidateId, refineVectors[i]]));
-          plan.rejections = [...plan.rejections]; // grows below; the write limit passes the input's array through
-          for (const [i, f] of plan.inserts.entries()) {
+          for (const f of plan.inserts) {
             const c = f.candidate;
-            const settled = await settleInsert(tx, {
-              namespace: episode.namespace, fact: f, subjectId: entityId(f.subjectId)!, objectId: entityId(f.objectId),
-              alreadyDecided: decided, occurredAt,
-            });
-            if (settled.kind === 'confirm') {
-              plan.confirmations.push({ factId: settled.factId, candidateId: f.id });
-              factIdOf.set(f.id, settled.factId);
-              plan.reviews = plan.reviews.filter((r) => r.candidateId !== f.id);
-              continue;
-            }
-            plan.invalidations.push(...settled.plan.invalidations);
-            plan.rejections.push(...settled.plan.rejections);
-            plan.reviews.push(...settled.plan.reviews);
-            for (const r of settled.plan.refinements) {
-              plan.refinements.push(r);
-              refinementVectors.set(r.candidateId, insertVectors[i]); // same text as the candidate
-            }
-            settled.plan.invalidations.forEach((x) => decided.add(x.factId));
-            if (settled.kind === 'absorbed') {
-              // Its value went into the fact it arbitrated against, or lost to it: whatever it ended is now that fact's business.
-              const replaced = settled.plan.refinements[0]?.factId;
-              if (replaced) factIdOf.set(f.id, replaced);
-              else plan.invalidations = plan.invalidations.filter((x) => x.candidateId !== f.id);
-              continue;
-            }
-            if (settled.plan.reviews.length) reviewed.add(f.id);
             await tx.query(
               `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
                                  memory_kind, importance, confidence, decay_class, last_confirmed_at, valid_from, invalid_at,
@@ -212,23 +240,45 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
                        CASE WHEN $18::boolean THEN now() END, $19, $20, $21, $22::vector, $23)
                ON CONFLICT (id) DO NOTHING`,
               [
-                f.id, episode.namespace, scopeUser, entityId(f.subjectId), c.predicate, c.predicate_raw, c.family, entityId(f.objectId),
+                f.id, episode.namespace, scopeUser, f.subjectId, c.predicate, c.predicate_raw, c.family, f.objectId,
                 f.objectId ? null : c.value, c.fact_text, c.memory_kind, c.importance, c.confidence, f.decayClass, occurredAt,
-                f.validFrom, f.invalidAt, reviewed.has(f.id), source, f.sensitivity,
-                JSON.stringify(reviewed.has(f.id) ? { pending_review: true } : {}), toVectorSql(insertVectors[i]), deps.embedder.model,
+                // Awaiting review, or already closed by its successor (as a superseded fact is): not current in system time.
+                f.validFrom, f.invalidAt, reviewed.has(f.id) || !!f.invalidatedBy, source, f.sensitivity,
+                JSON.stringify({ ...(reviewed.has(f.id) ? { pending_review: true } : {}), ...statedFromProperty(f.statedFrom) }), vectorOrNull(factVectors.get(f.id)), deps.embedder.model,
               ],
             );
-            decided.add(f.id); // the episode's own statements do not arbitrate each other here (stage 6 did not either)
             factLinks.push({ fact_id: f.id, relation: 'created' });
-            auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: c.fact_text, predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt }));
+            auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: c.fact_text, predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt, invalidated_by: f.invalidatedBy ?? null }));
           }
-          for (const f of plan.inserts.filter((x) => x.invalidatedBy && !factIdOf.has(x.id))) {
-            await tx.query('UPDATE fact SET invalidated_by = $2 WHERE id = $1', [f.id, factId(f.invalidatedBy)]);
+          // Later statements of a stored fact cut off by a value that slotted in: a copy of the fact holds them.
+          for (const split of plan.splits ?? []) {
+            await tx.query(
+              `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
+                                 memory_kind, importance, confidence, decay_class, last_confirmed_at, confirmation_count, valid_from, invalid_at,
+                                 expired_at, source, sensitivity, properties, embedding, embedding_model)
+               SELECT $2, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
+                      memory_kind, importance, confidence, decay_class, last_confirmed_at, confirmation_count, $3, $4,
+                      CASE WHEN $5::boolean THEN now() END, source, sensitivity,
+                      (properties - 'stated_from') || $6::jsonb || jsonb_build_object('split_from', id), embedding, embedding_model
+                 FROM fact WHERE id = $1
+               ON CONFLICT (id) DO NOTHING`,
+              [split.sourceFactId, split.factId, split.validFrom, split.invalidAt, !!split.invalidatedBy, JSON.stringify(statedFromProperty(split.statedFrom))],
+            );
+            await tx.query(
+              `INSERT INTO fact_episode (fact_id, episode_id, relation, created_at) SELECT $2, episode_id, relation, created_at FROM fact_episode WHERE fact_id = $1 ON CONFLICT DO NOTHING`,
+              [split.sourceFactId, split.factId],
+            );
+            factLinks.push({ fact_id: split.factId, relation: 'rechained' });
+            auditRows.push(auditRow('fact.split', { type: 'fact', id: split.factId }, { fact_id: split.sourceFactId }, { valid_from: split.validFrom, invalid_at: split.invalidAt, invalidated_by: split.invalidatedBy, stated_from: split.statedFrom, by: split.candidateId }));
+          }
+          for (const f of [...plan.inserts.map((x) => ({ id: x.id, invalidatedBy: x.invalidatedBy ?? null })), ...(plan.splits ?? []).map((x) => ({ id: x.factId, invalidatedBy: x.invalidatedBy }))]) {
+            if (f.invalidatedBy) await tx.query('UPDATE fact SET invalidated_by = $2 WHERE id = $1', [f.id, f.invalidatedBy]);
           }
 
           const confirm = async (id: string) => {
             await tx.query(
-              `UPDATE fact SET last_confirmed_at = GREATEST(last_confirmed_at, $2), confirmation_count = confirmation_count + 1, updated_at = now()
+              `UPDATE fact SET last_confirmed_at = GREATEST(last_confirmed_at, $2), confirmation_count = confirmation_count + 1, updated_at = now(),
+                      stale = stale AND $2::timestamptz <= last_confirmed_at -- a fresher confirmation revives a stale fact (the dream re-marks it if need be)
                 WHERE id = $1`,
               [id, occurredAt],
             );
@@ -252,43 +302,45 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
             const previous = { ...before, replaced_at: new Date().toISOString(), reason: r.reason, episode_id: episode.id };
             await tx.query(
               `UPDATE fact SET fact_text = $2, value = $3, object_id = $4, confidence = $5, previous_values = previous_values || $6::jsonb,
-                      last_confirmed_at = GREATEST(last_confirmed_at, $7), embedding = $8::vector, embedding_model = $9, updated_at = now()
+                      last_confirmed_at = GREATEST(last_confirmed_at, $7), embedding = $8::vector, embedding_model = $9, updated_at = now(),
+                      stale = stale AND $7::timestamptz <= last_confirmed_at
                 WHERE id = $1`,
-              [r.factId, r.factText, r.objectId ? null : r.value, entityId(r.objectId), r.confidence, JSON.stringify([previous]), occurredAt, vectorOrNull(refinementVectors.get(r.candidateId)), deps.embedder.model],
+              [r.factId, r.factText, r.objectId ? null : r.value, entityId(r.objectId), r.confidence, JSON.stringify([previous]), occurredAt, vectorOrNull(factVectors.get(r.candidateId)), deps.embedder.model],
             );
             factLinks.push({ fact_id: r.factId, relation: 'refined' });
             auditRows.push(auditRow('fact.refined', { type: 'fact', id: r.factId }, before, { fact_text: r.factText, value: r.value, confidence: r.confidence, reason: r.reason }));
           }
 
           for (const inv of plan.invalidations) {
-            // The superseding statement turned out to be this very fact (committed meanwhile by a
-            // concurrent episode, and confirmed above): nothing is superseded.
-            if (factId(inv.invalidatedBy) === inv.factId) continue;
             const { rowCount } = await tx.query(
               `UPDATE fact SET invalid_at = $2, invalidated_by = $3, expired_at = now(), updated_at = now()
                 WHERE id = $1 AND invalid_at IS NULL`,
-              [inv.factId, inv.invalidAt, factId(inv.invalidatedBy)],
+              [inv.factId, inv.invalidAt, inv.invalidatedBy],
             );
             if (!rowCount) continue; // someone else ended it first
             factLinks.push({ fact_id: inv.factId, relation: 'invalidated' });
-            auditRows.push(auditRow('fact.invalidated', { type: 'fact', id: inv.factId }, { invalid_at: null }, { invalid_at: inv.invalidAt, invalidated_by: factId(inv.invalidatedBy) }));
+            auditRows.push(auditRow('fact.invalidated', { type: 'fact', id: inv.factId }, { invalid_at: null }, { invalid_at: inv.invalidAt, invalidated_by: inv.invalidatedBy }));
           }
+          auditRows.push(...(await applyRechains(tx, plan.rechains ?? [], factLinks)));
 
+          const reviewIds: string[] = [];
           for (const [index, rej] of plan.rejections.entries()) {
-            const candidate = input.plan.inserts.find((f) => f.id === rej.candidateId)?.candidate;
+            const candidate = facts.find((f) => f.id === rej.candidateId)?.candidate;
             auditRows.push(auditRow('fact.rejected', { type: 'fact', id: rej.againstFactId }, null, { reason: rej.reason, candidate_id: rej.candidateId, candidate }));
-            await tx.query(
+            const { rows } = await tx.query<{ id: string }>(
               `INSERT INTO review_item (namespace, kind, title, payload, fact_ids, episode_id, dedup_key)
-               VALUES ($1, 'rejected_write', $2, $3, $4::uuid[], $5, $6) ON CONFLICT (dedup_key) DO NOTHING`,
-              [episode.namespace, `Rejected: ${rej.reason}`, JSON.stringify({ reason: rej.reason, candidate_id: rej.candidateId }), [rej.againstFactId], episode.id, `${episode.id}:rejected:${index}`],
+               VALUES ($1, 'rejected_write', $2, $3, $4::uuid[], $5, $6) ON CONFLICT (dedup_key) DO NOTHING RETURNING id`,
+              [episode.namespace, `Rejected: ${rej.reason}`, JSON.stringify({ reason: rej.reason, candidate_id: rej.candidateId, candidate }), [rej.againstFactId], episode.id, `${episode.id}:rejected:${index}`],
             );
+            reviewIds.push(...rows.map((r) => r.id));
           }
           for (const [index, rev] of plan.reviews.entries()) {
-            await tx.query(
+            const { rows } = await tx.query<{ id: string }>(
               `INSERT INTO review_item (namespace, kind, title, payload, fact_ids, episode_id, dedup_key)
-               VALUES ($1, 'conflict', $2, $3, $4::uuid[], $5, $6) ON CONFLICT (dedup_key) DO NOTHING`,
+               VALUES ($1, 'conflict', $2, $3, $4::uuid[], $5, $6) ON CONFLICT (dedup_key) DO NOTHING RETURNING id`,
               [episode.namespace, `Conflict: ${rev.reason}`, JSON.stringify({ reason: rev.reason }), [rev.againstFactId, rev.candidateId], episode.id, `${episode.id}:conflict:${index}`],
             );
+            reviewIds.push(...rows.map((r) => r.id));
             auditRows.push(auditRow('review.opened', { type: 'fact', id: rev.candidateId }, null, { reason: rev.reason, against: rev.againstFactId }));
           }
 
@@ -306,8 +358,11 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
           await tx.query(`UPDATE episode SET status = 'extracted', extracted_at = now(), error = NULL, updated_at = now() WHERE id = $1`, [episode.id]);
           auditRows.push(auditRow('episode.extracted', { type: 'episode', id: episode.id }, null, summary));
           await writeAudit(tx, cause, auditRows);
-          return { alreadyCommitted: false, ...(await committedIds(tx, episode.id)), droppedWrites };
+          return { result: { alreadyCommitted: false, ...(await committedIds(tx, episode.id)), droppedWrites }, reviewIds };
         });
+        // Review items wait for a person in their own workflow, started once the items are committed.
+        if (committed.reviewIds.length) await startReviewWorkflows(deps, committed.reviewIds);
+        const output: CommitResult = committed.result;
         return { output };
       });
     },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toVectorSql } from '../core/db/pool.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import type { EpisodeSnapshot, ResolvedEntity } from '../core/ingest/contracts.js';
+import { baseKeys, decideByBaseName } from '../core/entities/baseNameMatch.js';
 import { chunkText } from '../core/extraction/chunk.js';
 import { explicitCandidate, explicitEntities, explicitFactOf } from '../core/ingest/explicitFact.js';
 import {
@@ -17,7 +18,7 @@ import type { ActivityDeps } from './deps.js';
 import { recordStage, type StageRunLog } from './stageRecorder.js';
 
 function episodeText(episode: EpisodeSnapshot, text = episode.content): EpisodeText {
-  return { text, speaker: episode.speaker, occurredAt: episode.occurredAt };
+  return { text, speaker: episode.speaker, occurredAt: episode.occurredAt, timezone: episode.timezone };
 }
 
 /** Merges candidates that name the same thing (case-insensitive, alias-aware). */
@@ -63,19 +64,34 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
         if (entities.length === 0) return { output: [] };
         const scopeUser = episode.userId ?? '';
         const vectors = await deps.nameEmbedder.embed(entities.map((e) => e.name));
-        // One round trip for every candidate: exact name/alias matches and the nearest names by embedding.
-        const { rows } = await deps.pool.query<ExistingEntity & { idx: number; aliases: string[] }>(
-          `SELECT c.idx, m.id, m.name, m.type, m.aliases, m.similarity
-             FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec text)
+        // One round trip for every candidate: exact name/alias matches, the nearest names by embedding, and
+        // (`base`) entities of the same type whose name or alias may share its base name once suffixes are set
+        // aside: the base name is a whole-word prefix of name_key, so a byte-order range on the
+        // entity_live_name_key_bytes index finds them; decideByBaseName applies the suffix rule to what it returns.
+        const { rows } = await deps.pool.query<ExistingEntity & { idx: number; aliases: string[]; via: 'exact' | 'vector' | 'base' }>(
+          `SELECT c.idx, m.id, m.name, m.type, m.aliases, m.similarity, m.via
+             FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec text, type text, bases text[])
             CROSS JOIN LATERAL (
-              (SELECT id, name, type, aliases, 1.0::float8 AS similarity FROM entity
+              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
                 WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
                   AND (name_key = ANY(c.keys) OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = ANY(c.keys)))
                 LIMIT 5)
               UNION ALL
-              (SELECT id, name, type, aliases, 1 - (name_embedding <=> c.vec::vector) AS similarity FROM entity
+              (SELECT id, name, type, aliases, 1 - (name_embedding <=> c.vec::vector) AS similarity, 'vector' AS via FROM entity
                 WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
                 ORDER BY name_embedding <=> c.vec::vector LIMIT 3)
+              UNION ALL
+              (SELECT n.id, n.name, n.type, n.aliases, 1.0::float8 AS similarity, 'base' AS via FROM unnest(c.bases) AS b(key)
+                CROSS JOIN LATERAL (
+                  SELECT id, name, type, aliases FROM entity
+                   WHERE namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
+                     AND (name_key COLLATE "C") >= b.key AND (name_key COLLATE "C") < b.key || '!'
+                   LIMIT 10) AS n)
+              UNION ALL
+              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'base' AS via FROM entity
+                WHERE namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
+                  AND EXISTS (SELECT 1 FROM unnest(aliases) a, unnest(c.bases) b WHERE starts_with(lower(a), b))
+                LIMIT 10)
             ) AS m`,
           [
             episode.namespace,
@@ -85,25 +101,47 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
                 idx,
                 keys: [...new Set([candidate.name, ...candidate.aliases].map(canonicalKey))],
                 vec: toVectorSql(vectors[idx]),
+                type: candidate.type,
+                bases: baseKeys([candidate.name, ...candidate.aliases]),
               })),
             ),
           ],
         );
         const nearestByIndex = entities.map(() => new Map<string, ExistingEntity>());
-        for (const { idx, ...row } of rows) {
+        const exactByIndex = entities.map(() => false);
+        const baseByIndex = entities.map((): ExistingEntity[] => []);
+        for (const { idx, via, ...row } of rows) {
+          const entity = { ...row, similarity: Number(row.similarity) };
+          if (via === 'base') {
+            baseByIndex[idx].push(entity);
+            continue;
+          }
+          if (via === 'exact') exactByIndex[idx] = true;
           const nearest = nearestByIndex[idx];
           const prev = nearest.get(row.id);
-          if (!prev || prev.similarity < row.similarity) nearest.set(row.id, { ...row, similarity: Number(row.similarity) });
+          if (!prev || prev.similarity < entity.similarity) nearest.set(row.id, entity);
         }
         const items: ResolutionItem[] = entities.map((candidate, index) => ({
           index,
           candidate,
           nearest: [...nearestByIndex[index].values()].filter((n) => n.similarity >= 0.5),
         }));
-        const judged = items.some((i) => i.nearest.length > 0)
-          ? await deps.extractor.judgeEntities(episodeText(episode), items.filter((i) => i.nearest.length > 0))
-          : { decisions: [], usage: NO_USAGE };
-        const matchOf = new Map(judged.decisions.map((d) => [d.index, d.match_id]));
+        // The suffix rule decides before any judge, for every provider, unless a name or alias matches as it is:
+        // one entity sharing the base name is the same thing; several leave a new entity for the merge review.
+        const decidedByBase = new Map<number, string | null>();
+        for (const item of items) {
+          if (exactByIndex[item.index]) continue;
+          const decision = decideByBaseName(item.candidate, baseByIndex[item.index]);
+          if (decision.kind === 'match') {
+            decidedByBase.set(item.index, decision.id);
+            item.nearest = [...item.nearest.filter((n) => n.id !== decision.id), ...baseByIndex[item.index].filter((n) => n.id === decision.id).slice(0, 1)];
+          } else if (decision.kind === 'ambiguous') {
+            decidedByBase.set(item.index, null);
+          }
+        }
+        const toJudge = items.filter((i) => i.nearest.length > 0 && !decidedByBase.has(i.index));
+        const judged = toJudge.length ? await deps.extractor.judgeEntities(episodeText(episode), toJudge) : { decisions: [], usage: NO_USAGE };
+        const matchOf = new Map<number, string | null>([...judged.decisions.map((d): [number, string | null] => [d.index, d.match_id]), ...decidedByBase]);
         const resolved: ResolvedEntity[] = [];
         for (const item of items) {
           const matchId = matchOf.get(item.index) ?? null;

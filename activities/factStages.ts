@@ -7,12 +7,12 @@ import { sensitivitySchema, type Sensitivity } from '../core/domain/types.js';
 import { cosine } from '../core/embedding/hashing.js';
 import type { FactCandidate } from '../core/extraction/types.js';
 import { planWrites } from '../core/ingest/contradiction.js';
-import type { BoundFact, EpisodeSnapshot, ExistingFactRef, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';
+import type { BoundFact, EpisodeSnapshot, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';
 import { candidateKey, classifyCandidate } from '../core/ingest/dedup.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { explicitFactOf } from '../core/ingest/explicitFact.js';
 import type { ActivityDeps } from './deps.js';
-import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, toRef, type ExistingRow } from './existingFacts.js';
+import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, loadChains, toRef, type ExistingRow } from './existingFacts.js';
 import { recordStage, type StageRunLog } from './stageRecorder.js';
 
 /** Explicit override from the episode's metadata (`metadata.sensitivity`), else the keyword classifier. */
@@ -86,34 +86,25 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
       });
     },
 
-    /** Stage 5: valid_from / invalid_at from the text, relative to occurred_at (t_valid_override wins). */
+    /** Stage 5: valid_from / invalid_at from the text, relative to occurred_at in the writer's time zone (t_valid_override wins). */
     async temporalResolve(input: { episode: EpisodeSnapshot; facts: BoundFact[] }): Promise<TimedFact[]> {
       const { episode } = input;
       const explicit = explicitFactOf(episode.metadata);
       return recordStage(stageRuns, 'temporal', scopeOf(episode), { facts: input.facts.length, override: episode.tValidOverride }, async () => {
         const output = input.facts.map((f) => {
-          const times = resolveFactTimes(f.candidate, episode.occurredAt, episode.tValidOverride);
+          const times = resolveFactTimes(f.candidate, episode.occurredAt, episode.tValidOverride, episode.timezone);
           return { ...f, validFrom: times.valid_from, invalidAt: explicit?.invalid_at ?? times.invalid_at };
         });
         return { output };
       });
     },
 
-    /** Stage 6: arbitration against the subject's current single-valued facts → the write plan. */
+    /** Stage 6: places the episode's single-valued statements in their slots' world-time chains → the write plan. */
     async contradiction(input: { episode: EpisodeSnapshot; facts: TimedFact[] }): Promise<WritePlan> {
       const { episode, facts } = input;
       return recordStage(stageRuns, 'contradiction', scopeOf(episode), { facts: facts.length }, async () => {
-        const single = facts.filter((f) => f.singleValued && f.decision.kind === 'new' && !f.candidate.negated);
-        let active: ExistingFactRef[] = [];
-        if (single.length) {
-          const { rows } = await deps.pool.query<ExistingRow>(
-            `SELECT ${EXISTING_FACT_COLUMNS}
-               FROM fact WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND predicate = ANY($3) AND ${ACTIVE_FACT}`,
-            [episode.namespace, [...new Set(single.map((f) => f.subjectId))], [...new Set(single.map((f) => f.candidate.predicate))]],
-          );
-          active = rows.map(toRef);
-        }
-        return { output: planWrites(facts, active, episode.occurredAt) };
+        const chains = await loadChains(deps.pool, episode.namespace, facts);
+        return { output: planWrites(facts, chains, episode.occurredAt) };
       });
     },
   };

@@ -9,6 +9,7 @@ import { createDreamActivities } from './dream.js';
 import { createReviewActivities } from './reviews.js';
 import { createSessionActivities } from './sessions.js';
 import { createTaskActivities } from './tasks.js';
+import { createErasureActivities } from './erasure.js';
 import { StageRunLog } from './stageRecorder.js';
 
 export type { ActivityDeps };
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTaskActivities(deps),
     ...createDreamActivities(deps),
     ...createReviewActivities(deps),
+    ...createErasureActivities(deps),
   };
 }
 

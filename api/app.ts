@@ -2,7 +2,9 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Deps } from '../core/deps.js';
 import { authenticate } from './auth.js';
 import { errorHandler, HttpError, unknownRoute } from './errors.js';
+import { kgRoutes } from './kg/routes.js';
 import { installRequestLogging } from './requestLogging.js';
+import { overloadGuard } from './overload.js';
 import { healthRoutes } from './routes/health.js';
 import { v1Routes } from './routes/v1.js';
 
@@ -23,7 +25,9 @@ export function createApp(deps: Deps): Express {
   app.set('query parser', 'extended');
   installRequestLogging(app, deps.logger);
   app.use(healthRoutes(deps));
-  app.use('/v1', jsonOnly, express.json({ limit: deps.config.BODY_LIMIT, strict: true }), authenticate(deps), v1Routes(deps));
+  app.use('/v1', jsonOnly, express.json({ limit: deps.config.BODY_LIMIT, strict: true }), authenticate(deps), overloadGuard(deps), v1Routes(deps));
+  // The knowledge-graph browser exists only when its secret is configured: otherwise /kg is an unknown route (404).
+  if (deps.config.WEB_APP_BOOTSTRAP_SECRET) app.use('/kg', kgRoutes(deps));
   app.use(unknownRoute);
   app.use(errorHandler());
   return app;

@@ -3,6 +3,7 @@ import { canAccessNamespace, findApiKey, hashApiKey, hasRole, matchesKeyHash, ty
 import type { Deps } from '../core/deps.js';
 import type { Role } from '../core/domain/types.js';
 import { HttpError } from './errors.js';
+import { webSessionAuthenticator } from './kg/principal.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -10,12 +11,23 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Bearer-key authentication: MNEMO_API_KEY is an admin key; others are looked up by hash. */
-export function authenticate(deps: Pick<Deps, 'config' | 'pool'>): RequestHandler {
+/**
+ * Bearer-key authentication: MNEMO_API_KEY is an admin key; others are looked up by hash.
+ * Without a bearer key, the `/kg` page's session cookie (when the web app is enabled).
+ */
+export function authenticate(deps: Pick<Deps, 'config' | 'pool' | 'now'>): RequestHandler {
   // Hashed once: every request compares against it.
   const adminKeyHash = deps.config.MNEMO_API_KEY ? hashApiKey(deps.config.MNEMO_API_KEY) : null;
+  const webSession = webSessionAuthenticator(deps.config, deps.now);
   return async (req: Request, _res: Response, next: NextFunction) => {
     const header = req.headers.authorization ?? '';
+    if (!header && webSession) {
+      const principal = webSession(req);
+      if (principal) {
+        req.principal = principal;
+        return next();
+      }
+    }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) return next(new HttpError('unauthorized', 'Missing bearer key: send Authorization: Bearer <key>'));
     const key = match[1];

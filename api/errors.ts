@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'task_write_limit'
   | 'unavailable'
   | 'internal';
 
@@ -22,6 +23,8 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** A persistent task's burst already wrote its 50 memories. */
+  task_write_limit: 429,
   unavailable: 503,
   internal: 500,
 };

@@ -17,7 +17,7 @@ const SENTENCES = [
 ];
 
 const workers = Number(args.get('workers') ?? 1);
-const stack = await startBenchStack({ database: 'mnemo_bench_write', workers });
+const stack = await startBenchStack({ database: 'mnemo_bench_write', workers, env: { MAX_PENDING_EPISODES: '1000000' } });
 const acknowledged: string[] = [];
 let counter = 0;
 try {

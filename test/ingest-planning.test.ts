@@ -57,23 +57,68 @@ describe('contradiction planning (pure)', () => {
     [0.7, 'reviews'],
   ] as const)('a tie in world time with confidence %s goes to %s', (confidence, bucket) => {
     const plan = planWrites([fact({ id: 'new', validFrom: '2026-01-01T00:00:00.000Z', confidence })], [existing()], '2026-01-05T00:00:00.000Z');
-    const buckets: Array<keyof WritePlan> = ['refinements', 'rejections', 'reviews'];
+    const buckets = ['refinements', 'rejections', 'reviews'] as const;
     for (const b of buckets) expect(plan[b]).toHaveLength(b === bucket ? 1 : 0);
     expect(plan.invalidations).toHaveLength(0);
     // Only the equal-confidence conflict keeps the candidate (awaiting review).
     expect(plan.inserts.map((f) => f.id)).toEqual(bucket === 'reviews' ? ['new'] : []);
   });
 
-  it('a backfill older than the current value is arbitrated, an ended one is plain history', () => {
-    const backfill = planWrites([fact({ id: 'b', validFrom: '2025-06-01T00:00:00.000Z', confidence: 0.5 })], [existing()], '2026-03-01T00:00:00.000Z');
-    expect(backfill.rejections).toHaveLength(1);
+  it('a late value with an earlier valid_from is history closed by its successor, not arbitrated (was: confidence arbitrated a backfill)', () => {
+    for (const confidence of [0.5, 0.7, 0.9]) {
+      const backfill = planWrites([fact({ id: 'b', validFrom: '2025-06-01T00:00:00.000Z', confidence })], [existing()], '2026-03-01T00:00:00.000Z');
+      expect(backfill.inserts).toEqual([expect.objectContaining({ id: 'b', validFrom: '2025-06-01T00:00:00.000Z', invalidAt: '2026-01-01T00:00:00.000Z', invalidatedBy: 'old' })]);
+      expect([backfill.rejections, backfill.reviews, backfill.refinements, backfill.invalidations, backfill.rechains]).toEqual([[], [], [], [], []]);
+    }
     const history = planWrites(
       [fact({ id: 'h', validFrom: '2025-01-01T00:00:00.000Z', invalidAt: '2025-12-01T00:00:00.000Z' })],
       [existing()],
       '2026-03-01T00:00:00.000Z',
     );
-    expect(history.inserts.map((f) => f.id)).toEqual(['h']);
+    // An end the text gave, before the successor starts: kept, and nothing closes it.
+    expect(history.inserts).toEqual([expect.objectContaining({ id: 'h', invalidAt: '2025-12-01T00:00:00.000Z', invalidatedBy: null })]);
     expect(history.invalidations).toHaveLength(0);
+  });
+
+  it('a late value between two known values slots in: the earlier one is re-closed at its start', () => {
+    const chain = [
+      existing({ id: 'jan', value: 'Paris', validFrom: '2026-01-01T00:00:00.000Z', invalidAt: '2026-05-01T00:00:00.000Z', invalidatedBy: 'may' }),
+      existing({ id: 'may', value: 'Oslo', validFrom: '2026-05-01T00:00:00.000Z' }),
+    ];
+    const plan = planWrites([fact({ id: 'mar', value: 'Lyon', validFrom: '2026-03-01T00:00:00.000Z' })], chain, '2026-06-01T00:00:00.000Z');
+    expect(plan.inserts).toEqual([expect.objectContaining({ id: 'mar', validFrom: '2026-03-01T00:00:00.000Z', invalidAt: '2026-05-01T00:00:00.000Z', invalidatedBy: 'may' })]);
+    expect(plan.rechains).toEqual([
+      { factId: 'jan', validFrom: '2026-01-01T00:00:00.000Z', invalidAt: '2026-03-01T00:00:00.000Z', invalidatedBy: 'mar', statedFrom: ['2026-01-01T00:00:00.000Z'], candidateId: 'mar' },
+    ]);
+    expect([plan.invalidations, plan.reviews, plan.rejections]).toEqual([[], [], []]);
+  });
+
+  it('the same value again with nothing between confirms, reaching back to the earlier start; after another value it is a new interval', () => {
+    const earlier = planWrites([fact({ id: 'again', value: 'Paris', validFrom: '2025-10-01T00:00:00.000Z' })], [existing()], '2026-03-01T00:00:00.000Z');
+    expect(earlier.inserts).toHaveLength(0);
+    expect(earlier.confirmations).toEqual([{ factId: 'old', candidateId: 'again' }]);
+    expect(earlier.rechains).toEqual([
+      { factId: 'old', validFrom: '2025-10-01T00:00:00.000Z', invalidAt: null, invalidatedBy: null, statedFrom: ['2025-10-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'], candidateId: 'again' },
+    ]);
+    const chain = [
+      existing({ id: 'a', value: 'Paris', validFrom: '2026-01-01T00:00:00.000Z', invalidAt: '2026-03-01T00:00:00.000Z', invalidatedBy: 'b' }),
+      existing({ id: 'b', value: 'Oslo', validFrom: '2026-03-01T00:00:00.000Z' }),
+    ];
+    const returns = planWrites([fact({ id: 'a2', value: 'Paris', validFrom: '2026-06-01T00:00:00.000Z' })], chain, '2026-06-01T00:00:00.000Z');
+    expect(returns.inserts.map((f) => f.id)).toEqual(['a2']);
+    expect(returns.invalidations).toEqual([{ factId: 'b', invalidAt: '2026-06-01T00:00:00.000Z', invalidatedBy: 'a2', candidateId: 'a2' }]);
+  });
+
+  it('a value that falls between two statements of one stored fact splits it (A March, A July, then B June)', () => {
+    const stored = existing({ id: 'a', value: 'Paris', validFrom: '2026-03-01T00:00:00.000Z', statedFrom: ['2026-03-01T00:00:00.000Z', '2026-07-01T00:00:00.000Z'] });
+    const plan = planWrites([fact({ id: 'b', value: 'Oslo', validFrom: '2026-06-01T00:00:00.000Z' })], [stored], '2026-08-01T00:00:00.000Z', () => 'a-later');
+    expect(plan.inserts).toEqual([expect.objectContaining({ id: 'b', validFrom: '2026-06-01T00:00:00.000Z', invalidAt: '2026-07-01T00:00:00.000Z', invalidatedBy: 'a-later' })]);
+    expect(plan.rechains).toEqual([
+      { factId: 'a', validFrom: '2026-03-01T00:00:00.000Z', invalidAt: '2026-06-01T00:00:00.000Z', invalidatedBy: 'b', statedFrom: ['2026-03-01T00:00:00.000Z'], candidateId: 'b' },
+    ]);
+    expect(plan.splits).toEqual([
+      { sourceFactId: 'a', factId: 'a-later', validFrom: '2026-07-01T00:00:00.000Z', invalidAt: null, invalidatedBy: null, statedFrom: ['2026-07-01T00:00:00.000Z'], candidateId: 'b' },
+    ]);
   });
 
   it('multi-valued predicates never contradict', () => {

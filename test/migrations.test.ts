@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { migrate, readMigrations } from '../core/db/migrate.js';
 import { createEmptyDatabase, type TestDatabase } from './support/db.js';
+import { itServerOnly } from './support/serverOnly.js';
 
 describe('migrations', () => {
   let db: TestDatabase;
@@ -45,7 +46,7 @@ describe('migrations', () => {
     expect(rows[0].n).toBe(again.alreadyApplied.length);
   });
 
-  it('lets exactly one of two concurrent runners apply', async () => {
+  itServerOnly('two runners need two backend sessions: pg_advisory_lock is re-entrant within PGlite\'s one session', 'lets exactly one of two concurrent runners apply', async () => {
     const [a, b] = await Promise.all([migrate(db.url), migrate(db.url)]);
     const files = await readMigrations();
     expect([...a.applied, ...b.applied].sort()).toEqual(files.map((f) => f.name).sort());

@@ -8,6 +8,9 @@ import { createExtractionProvider } from '../core/extraction/index.js';
 import type { ExtractionProvider } from '../core/extraction/types.js';
 import { RECONCILE_SCHEDULE_ID, SEARCH_STATS_SCHEDULE_ID, WORKFLOW_NAMES } from '../core/ingest/contracts.js';
 import { withDeadline } from '../core/temporal/client.js';
+import { DREAM_SCHEDULE_ID, DREAM_WORKFLOW_TYPE } from '../core/dream/contracts.js';
+import { rechainStoredHistory } from '../activities/rechainStored.js';
+import { ensureSearchAttributesAtStart } from '../core/temporal/searchAttributes.js';
 
 export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
 
@@ -78,8 +81,8 @@ const SCHEDULES = [
   { scheduleId: SEARCH_STATS_SCHEDULE_ID, workflowType: WORKFLOW_NAMES.refreshSearchStats, every: '5m' },
 ] as const;
 
-/** Creates the reconcile (every minute) and search-stats (every 5 minutes) schedules unless they exist. */
-export async function ensureSchedules(deps: Pick<Deps, 'temporal' | 'logger'>): Promise<void> {
+/** Creates the reconcile (every minute) and search-stats (every 5 minutes) schedules unless they exist, and the nightly dream's. */
+export async function ensureSchedules(deps: Pick<Deps, 'temporal' | 'logger' | 'config'>): Promise<void> {
   for (const { scheduleId, workflowType, every } of SCHEDULES) {
     try {
       await withDeadline(deps.temporal, 10_000, () =>
@@ -95,6 +98,39 @@ export async function ensureSchedules(deps: Pick<Deps, 'temporal' | 'logger'>): 
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
   }
+  await ensureDreamSchedule(deps);
+}
+
+/**
+ * The nightly `dream` (cron DREAM_CRON, UTC; over every namespace). Temporal
+ * keeps a cron only as calendars, so the expression is also kept in the
+ * schedule's note: a schedule whose note differs (an operator changed
+ * DREAM_CRON) gets the new cron.
+ */
+export async function ensureDreamSchedule(deps: Pick<Deps, 'temporal' | 'logger' | 'config'>): Promise<void> {
+  const cron = deps.config.DREAM_CRON;
+  const note = `cron: ${cron}`;
+  const spec = { cronExpressions: [cron] };
+  try {
+    await withDeadline(deps.temporal, 10_000, () =>
+      deps.temporal.client.schedule.create({
+        scheduleId: DREAM_SCHEDULE_ID,
+        spec,
+        action: { type: 'startWorkflow', workflowType: DREAM_WORKFLOW_TYPE, workflowId: DREAM_SCHEDULE_ID, taskQueue: deps.temporal.taskQueue, args: [] },
+        // A night missed while Temporal was down is caught up within a few hours, once.
+        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '6h' },
+        state: { note },
+      }),
+    );
+    deps.logger.info({ scheduleId: DREAM_SCHEDULE_ID, cron }, 'created schedule');
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    const handle = deps.temporal.client.schedule.getHandle(DREAM_SCHEDULE_ID);
+    const described = await withDeadline(deps.temporal, 10_000, () => handle.describe());
+    if (described.state.note === note) return;
+    await withDeadline(deps.temporal, 10_000, () => handle.update((previous) => ({ ...previous, spec, state: { ...previous.state, note } })));
+    deps.logger.info({ scheduleId: DREAM_SCHEDULE_ID, cron }, 'updated schedule cron');
+  }
 }
 
 /** Connects a worker to the task queue with every workflow and activity, and starts it. */
@@ -102,6 +138,8 @@ export async function startWorker(deps: Deps, options: StartWorkerOptions = {}):
   installRuntimeLogger(deps);
   const extractor = options.extractor ?? createExtractionProvider(deps.config, deps.logger);
   const activities = { ...createActivities({ ...deps, extractor }), ...(options.activityOverrides ?? {}) };
+  // Before polling: ingestEpisode sets these search attributes (issue 15).
+  await ensureSearchAttributesAtStart(deps, deps.config.TEMPORAL_NAMESPACE);
   const address = deps.temporal.connection.options.address;
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
@@ -118,6 +156,8 @@ export async function startWorker(deps: Deps, options: StartWorkerOptions = {}):
     nonStickyToStickyPollRatio: 0.6,
   });
   if (options.ensureSchedules ?? true) await ensureSchedules(deps);
+  // Once per namespace: facts and review items stored under the earlier contradiction rule join their chains (issue 24).
+  await rechainStoredHistory(deps).catch((err: unknown) => deps.logger.warn({ err }, 're-chaining stored history failed; the next worker start retries'));
   const finished = worker.run().finally(() => connection.close());
   return {
     worker,

@@ -2,3 +2,8 @@
 export { ingestEpisode } from './ingestEpisode.js';
 export { reconcile } from './reconcile.js';
 export { refreshSearchStats } from './refreshSearchStats.js';
+export { review } from './review.js';
+export { session } from './session.js';
+export { persistentTask } from './persistentTask.js';
+export { dream } from './dream.js';
+export { eraseUser } from './eraseUser.js';

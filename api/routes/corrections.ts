@@ -1,7 +1,8 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../core/deps.js';
-import { correctFact, forgetFact, InvalidCorrection } from '../../core/facts/corrections.js';
+import { correctFact, forgetFact, InvalidCorrection, restoreFact } from '../../core/facts/corrections.js';
+import { EntityRestoreConflict, forgetEntity, restoreEntity } from '../../core/entities/forget.js';
 import { forgetEpisode, restoreEpisode, type Requester } from '../../core/memories/forget.js';
 import { principalOf, requireRole } from '../auth.js';
 import { HttpError, notFound } from '../errors.js';
@@ -36,8 +37,8 @@ function idParam(req: Request, what: string): string {
 }
 
 /**
- * Soft-delete and restore of memories, audited corrections and deletion of
- * facts. Rows of a namespace the key may not use are 404, never 403 (no leak).
+ * Soft-delete and restore of memories, facts and entities (restore: operator
+ * keys), audited corrections and deletion of facts. Rows of a namespace the key may not use are 404, never 403 (no leak).
  */
 export function correctionRoutes(deps: Deps): Router {
   const router = Router();
@@ -61,7 +62,8 @@ export function correctionRoutes(deps: Deps): Router {
     const id = idParam(req, 'Fact');
     const raw: unknown = req.body;
     if (raw && typeof raw === 'object' && 'sensitivity' in raw) {
-      throw new HttpError('invalid_input', 'Invalid input', [{ field: 'sensitivity', message: 'sensitivity is immutable after creation' }]);
+      // Well-formed but not allowed for any fact: the classification made at creation stands.
+      throw new HttpError('conflict', 'Sensitivity is immutable after creation', [{ field: 'sensitivity', message: 'sensitivity is immutable after creation' }]);
     }
     const body = factCorrectionSchema.parse(raw);
     try {
@@ -74,10 +76,37 @@ export function correctionRoutes(deps: Deps): Router {
     }
   });
 
-  router.delete('/facts/:id', async (req, res) => {
+  const forgetOneFact: RequestHandler = async (req, res) => {
     const result = await forgetFact(deps, idParam(req, 'Fact'), requester(req));
     if (!result) throw notFound('Fact');
     res.json(result);
+  };
+  router.delete('/facts/:id', forgetOneFact);
+  router.post('/facts/:id/forget', forgetOneFact);
+
+  router.post('/facts/:id/restore', async (req, res) => {
+    requireRole(req, 'operator');
+    const result = await restoreFact(deps, idParam(req, 'Fact'), requester(req));
+    if (!result) throw notFound('Fact');
+    res.json(result);
+  });
+
+  router.post('/entities/:id/forget', async (req, res) => {
+    const result = await forgetEntity(deps, idParam(req, 'Entity'), requester(req));
+    if (!result) throw notFound('Entity');
+    res.json(result);
+  });
+
+  router.post('/entities/:id/restore', async (req, res) => {
+    requireRole(req, 'operator');
+    try {
+      const result = await restoreEntity(deps, idParam(req, 'Entity'), requester(req));
+      if (!result) throw notFound('Entity');
+      res.json(result);
+    } catch (err) {
+      if (err instanceof EntityRestoreConflict) throw new HttpError('conflict', err.message, { namesake_id: err.namesakeId });
+      throw err;
+    }
   });
 
   return router;

@@ -15,6 +15,8 @@ const scopeQuery = {
   user_id: scopeIdSchema.optional(),
   as_of: isoInstantSchema.optional(),
   include_forgotten: queryBoolean.optional(),
+  /** Facts the dream marked stale too (kept for history). */
+  include_stale: queryBoolean.optional(),
 };
 
 const listQuerySchema = z.strictObject({

@@ -19,6 +19,8 @@ const factsQuerySchema = z.strictObject({
   as_of: isoInstantSchema.optional(),
   include_invalidated: queryBoolean.optional(),
   include_forgotten: queryBoolean.optional(),
+  /** Facts the dream marked stale (decayed below DECAY_FLOOR) too. */
+  include_stale: queryBoolean.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
@@ -48,6 +50,7 @@ export function factRoutes(deps: Deps, writer: MemoryWriter): Router {
       asOf: q.as_of ? new Date(q.as_of) : undefined,
       includeInvalidated: q.include_invalidated,
       includeForgotten: q.include_forgotten,
+      includeStale: q.include_stale,
       limit: q.limit,
     });
     res.json({ facts });

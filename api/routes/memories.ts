@@ -6,10 +6,13 @@ import type { Deps } from '../../core/deps.js';
 import { EPISODE_STATUSES } from '../../core/domain/types.js';
 import { episodeWorkflowId } from '../../core/ingest/contracts.js';
 import { decodeCursor, getEpisode, listEpisodes, listStageRuns } from '../../core/memories/read.js';
+import { episodeProducts } from '../../core/memories/expand.js';
 import type { MemoryWriter, NewMemory } from '../../core/memories/write.js';
+import { TaskWriteLimitExceeded, UnknownTask } from '../../core/tasks/writeLimit.js';
 import { namespaceFor, principalOf } from '../auth.js';
 import { HttpError, notFound } from '../errors.js';
 import { isoInstantSchema, namespaceSchema, queryBoolean, scopeIdSchema, uuidSchema } from '../schemas/common.js';
+import { ianaTimeZoneSchema } from './namespaces.js';
 
 export const MAX_CONTENT_BYTES = 100_000;
 export const MAX_BATCH = 100;
@@ -30,12 +33,19 @@ export const memoryBodySchema = z.strictObject({
   metadata: z.record(z.string(), z.unknown()).optional(),
   t_valid_override: isoInstantSchema.optional(),
   skip_extraction: z.boolean().optional(),
+  /** A persistent task of the same namespace; its bursts may write at most 50 memories each. */
+  task_id: uuidSchema.optional(),
+  /** The writer's IANA time zone ("Europe/Oslo"): relative dates in the content resolve in it. */
+  timezone: ianaTimeZoneSchema.optional(),
 });
 type MemoryBody = z.infer<typeof memoryBodySchema>;
 
 const batchSchema = z.strictObject({
   memories: z.array(memoryBodySchema).min(1, 'must hold at least one memory').max(MAX_BATCH, `at most ${MAX_BATCH} memories per batch`),
 });
+
+/** `?expand=facts`: the facts and entities the episode produced, as full objects (not only their ids). */
+const memoryExpandSchema = z.object({ expand: z.enum(['facts'], { error: 'one of: facts' }).optional() });
 
 const listQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
@@ -61,7 +71,25 @@ function toNewMemory(req: Request, body: MemoryBody): NewMemory {
     metadata: body.metadata,
     tValidOverride: body.t_valid_override,
     skipExtraction: body.skip_extraction,
+    taskId: body.task_id,
+    timezone: body.timezone,
   };
+}
+
+/** Stores the memories as the request's key; a task write over its limit is a 429, an unknown task a 400. */
+async function acceptAs(req: Request, writer: MemoryWriter, memories: NewMemory[], batch: boolean) {
+  try {
+    return await writer.accept(memories, { actor: `key:${principalOf(req).keyId}`, requestId: String(req.id) });
+  } catch (err) {
+    if (err instanceof TaskWriteLimitExceeded) {
+      throw new HttpError('task_write_limit', err.message, { task_id: err.taskId, burst: err.burst, writes: err.writes, limit: err.limit });
+    }
+    if (err instanceof UnknownTask) {
+      const field = batch ? `memories.${memories.findIndex((m) => m.taskId === err.taskId)}.task_id` : 'task_id';
+      throw new HttpError('invalid_input', 'Invalid input', [{ field, message: err.message }]);
+    }
+    throw err;
+  }
 }
 
 export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
@@ -80,14 +108,14 @@ export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
 
   router.post('/memories', async (req, res) => {
     const body = memoryBodySchema.parse(req.body);
-    const [accepted] = await writer.accept([toNewMemory(req, body)]);
+    const [accepted] = await acceptAs(req, writer, [toNewMemory(req, body)], false);
     res.status(202).json(accepted);
   });
 
   router.post('/memories/batch', async (req, res) => {
     const body = batchSchema.parse(req.body);
     const memories = body.memories.map((m) => toNewMemory(req, m));
-    res.status(202).json({ memories: await writer.accept(memories) });
+    res.status(202).json({ memories: await acceptAs(req, writer, memories, true) });
   });
 
   router.get('/memories', async (req, res) => {
@@ -114,7 +142,11 @@ export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
   });
 
   router.get('/memories/:id', async (req, res) => {
-    res.json(await visibleEpisode(req));
+    const { expand } = memoryExpandSchema.parse(req.query);
+    const episode = await visibleEpisode(req);
+    if (!expand) return void res.json(episode);
+    const products = await episodeProducts(deps.pool, episode, deps.now(), hasRole(principalOf(req), 'operator'));
+    res.json({ ...episode, ...products });
   });
 
   router.get('/memories/:id/stages', async (req, res) => {

@@ -35,6 +35,7 @@ export interface ReadScopeInput {
   run_id?: string;
   as_of?: string;
   include_forgotten?: boolean;
+  include_stale?: boolean;
 }
 
 /** The scope of a read: the namespace this key may use (403 otherwise); forgotten rows only for operators. */
@@ -49,6 +50,7 @@ export function readScopeOf(req: Request, deps: Pick<Deps, 'now'>, input: ReadSc
     asOf: input.as_of ? new Date(input.as_of) : undefined,
     now: deps.now(),
     includeForgotten: input.include_forgotten === true,
+    includeStale: input.include_stale === true,
   };
 }
 

@@ -12,6 +12,9 @@ import { dreamRoutes } from './dream.js';
 import { reviewsRoutes } from './reviews.js';
 import { sessionsRoutes } from './sessions.js';
 import { tasksRoutes } from './tasks.js';
+import { namespaceRoutes } from './namespaces.js';
+import { auditRoutes } from './audit.js';
+import { erasuresRoutes } from './erasures.js';
 
 /** Every `/v1` route; each resource has its own module. */
 export function v1Routes(deps: Deps): Router {
@@ -28,5 +31,8 @@ export function v1Routes(deps: Deps): Router {
   router.use(tasksRoutes(deps));
   router.use(dreamRoutes(deps));
   router.use(reviewsRoutes(deps));
+  router.use(namespaceRoutes(deps));
+  router.use(auditRoutes(deps));
+  router.use(erasuresRoutes(deps));
   return router;
 }

@@ -55,6 +55,8 @@ export const configSchema = z.object({
   HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   MNEMO_API_KEY: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   LLM_PROVIDER: z.enum(['heuristic', 'openai'], { error: 'must be one of: heuristic, openai' }).default('heuristic'),
+  /** How extraction stages run: `activities` (each its own activity task, with input and timing in the UI) or `local` (local activities: markers in the history, no task round trips). Unset: activities for model providers, local for heuristic. */
+  EXTRACTION_STAGES: z.enum(['activities', 'local'], { error: 'must be one of: activities, local' }).optional(),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
   LLM_MODEL: z.string().trim().min(1, 'must not be empty').default('gpt-4o-mini'),
@@ -82,6 +84,12 @@ export const configSchema = z.object({
   /** CPU priority of `npm run worker` processes: extraction is background work, so on a shared host acknowledgements and reads come first. */
   WORKER_NICE: z.coerce.number({ error: 'must be a number' }).int().min(-20, 'must be at least -20').max(19, 'must be at most 19').default(10),
   BODY_LIMIT: z.string().trim().regex(/^\d+(b|kb|mb)$/i, 'must look like 100kb or 1mb').default('1mb'),
+  /** Overload (api/overload.ts): past this many episodes waiting for or in extraction, writes answer 503 with Retry-After and store nothing. */
+  MAX_PENDING_EPISODES: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').default(5_000),
+  /** Overload: reads (every GET under /v1, search, context) served at once by an API process; more wait in line. Unset: DB_POOL_MAX (the read pool's size). */
+  READ_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
+  /** Overload: a read that waits longer than this for its turn answers 503 with Retry-After instead of waiting on. */
+  READ_QUEUE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(60_000, 'must be at most 60000').default(500),
   /** Longer episodes are also embedded sentence by sentence (core/ingest/passages.ts): better vector recall, more embedding work per episode. */
   EPISODE_PASSAGES: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -97,6 +105,23 @@ export const configSchema = z.object({
   REVIEW_ESCALATE_AFTER: duration.default(72 * 3_600_000),
   /** Escalated review items are POSTed here (optional). */
   REVIEW_WEBHOOK_URL: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
+  /** Enables the knowledge-graph browser `/kg`: the secret a person types once to open a session (unset: `/kg` is 404). */
+  WEB_APP_BOOTSTRAP_SECRET: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Namespaces the `/kg` page may operate on, comma-separated (unset: every namespace). */
+  WEB_APP_NAMESPACES: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (v) => v.split(',').every((s) => s.trim() === '' || /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(s.trim())) && /[^,\s]/.test(v),
+        'must be comma-separated namespace names',
+      )
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .optional(),
+  ),
+  /** How long a `/kg` session lasts after its login. */
+  WEB_APP_SESSION_TTL: duration.default(12 * 3_600_000),
+  /** Where the `/kg` page links each episode's workflow. */
+  TEMPORAL_UI_URL: z.url({ error: 'must be a URL' }).default('http://127.0.0.1:8233').transform((v) => v.replace(/\/+$/, '')),
   /** `npm run api` applies pending migrations before serving (otherwise run `npm run migrate`). */
   MIGRATE_ON_START: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

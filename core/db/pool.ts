@@ -36,6 +36,8 @@ const READ_SESSION_OPTIONS = [
   '-c hnsw.ef_search=100',
   '-c plan_cache_mode=force_generic_plan',
   '-c max_parallel_workers_per_gather=0',
+  // A person waits on a read: one that runs for seconds is cancelled (an error) rather than holding a connection.
+  '-c statement_timeout=5000',
 ];
 
 export function createPool(connectionString: string, max = 10, options: PoolOptions = {}): pg.Pool {

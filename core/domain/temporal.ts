@@ -1,12 +1,16 @@
 import * as chrono from 'chrono-node';
+import { fromWallTime, toWallTime } from './timezone.js';
 import type { MemoryKind } from './types.js';
 
 /**
  * World-time resolution of facts (stage 5, DESIGN §4). Time phrases are kept
  * verbatim by extraction ("last month", "since March", "until 2025") and
- * resolved here against the episode's `occurred_at`, in UTC, with chrono-node
- * plus the few phrase shapes chrono does not parse ("last May", "in 2023",
- * "for 3 years", "last summer"). Pure: no clock, no I/O.
+ * resolved here against the episode's `occurred_at`, in the writer's time zone
+ * (IANA name or fixed offset; UTC when none is known), with chrono-node plus
+ * the few phrase shapes chrono does not parse ("last May", "in 2023", "for 3
+ * years", "last summer"). Calendar arithmetic runs on the writer's wall clock
+ * (a Date whose UTC fields read it); a resolved day, month or year starts at
+ * the writer's local midnight. Pure: no clock, no I/O.
  */
 
 export type TimeRole = 'start' | 'end' | 'point';
@@ -236,16 +240,21 @@ function resolveWithChrono(core: string, ref: Date, role: TimeRole): Omit<Resolv
   return { date, precision };
 }
 
-/** Resolve one verbatim time phrase against the reference instant; null when it names no time. */
-export function resolveTimePhrase(phrase: string, occurredAt: string | Date): ResolvedTime | null {
-  const ref = referenceOf(occurredAt);
+/**
+ * Resolve one verbatim time phrase against the reference instant, on the
+ * calendar of `timezone` (IANA name or "+02:00"; UTC when absent): "yesterday"
+ * written at 00:30 in Oslo is the Oslo day before, starting at Oslo midnight.
+ * Null when it names no time.
+ */
+export function resolveTimePhrase(phrase: string, occurredAt: string | Date, timezone?: string | null): ResolvedTime | null {
+  const ref = toWallTime(referenceOf(occurredAt), timezone);
   const trimmed = phrase.trim().replace(/[.,;:!?]+$/, '');
   const prefix = LEADING_PREFIX.exec(trimmed);
   // "for 3 years" reaches back from now: the state started then.
   const role = /^(?:for|over)\b/i.test(trimmed) ? 'start' : roleOf(prefix?.[1]);
   const core = prefix ? trimmed.slice(prefix[0].length) : trimmed;
   const resolved = resolveCustom(trimmed, ref) ?? resolveCustom(core, ref) ?? resolveWithChrono(trimmed, ref, role) ?? resolveWithChrono(core, ref, role);
-  return resolved ? { ...resolved, role } : null;
+  return resolved ? { ...resolved, date: fromWallTime(resolved.date, timezone), role } : null;
 }
 
 export interface FactTimeInput {
@@ -271,12 +280,13 @@ function isoOrNull(value: string | null | undefined): string | null {
  * last May") end at the phrase (or at `occurredAt`). `override`
  * (t_valid_override) is the caller's statement of when it became true and wins
  * over the text: for a negated fact it is the moment the relation ended.
+ * Phrases resolve on the calendar of `timezone` (see `resolveTimePhrase`).
  */
-export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, override?: string | null): FactTimes {
+export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, override?: string | null, timezone?: string | null): FactTimes {
   const ref = referenceOf(occurredAt);
   const refIso = ref.toISOString();
   const overrideIso = isoOrNull(override);
-  const resolved = fact.time_expression ? resolveTimePhrase(fact.time_expression, ref) : null;
+  const resolved = fact.time_expression ? resolveTimePhrase(fact.time_expression, ref, timezone) : null;
   if (fact.negated) {
     // "worked there for 3 years" says how long it lasted, not when it ended.
     const end = resolved && !/^(?:for|over)\b/i.test(fact.time_expression ?? '') ? resolved.date.toISOString() : refIso;

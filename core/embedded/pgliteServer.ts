@@ -1,5 +1,14 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import {
+  deallocateSql,
+  renameStatement,
+  sessionSettingChange,
+  settingsSwitchSql,
+  simpleQueryText,
+  startupSettings,
+  type SettingChange,
+} from './sessionState.js';
 
 /**
  * Serves one PGlite instance over the Postgres wire protocol on a loopback port,
@@ -15,6 +24,9 @@ import type { PGlite } from '@electric-sql/pglite';
  * a connection that leaves the session inside a transaction (or mid-batch after
  * a Flush) keeps it until it is done, so transactions of different pool
  * connections never interleave.
+ *
+ * Session state the connections would otherwise share (prepared statement
+ * names, settings) is kept per connection: see sessionState.ts for each kind.
  *
  * The price of one session: a connection waiting for another connection's
  * transaction waits for its COMMIT. Code must not hold a transaction open while
@@ -38,6 +50,7 @@ const BATCH_END = new Set(['S', 'Q']);
 const OPEN_END = new Set(['H', 'p', 'd', 'c', 'f']);
 
 interface Conn {
+  id: number;
   socket: Socket;
   buffer: Buffer;
   started: boolean;
@@ -45,6 +58,18 @@ interface Conn {
   midBatch: boolean;
   /** This connection's batches run one after another. */
   chain: Promise<void>;
+  /** Settings from its start-up packet, and those it has now (after its own SET/RESET). */
+  startup: Map<string, string>;
+  settings: Map<string, string>;
+  /** Its prepared statements, by session-wide name. */
+  statements: Set<string>;
+}
+
+/** What a batch does to the connection's session state, applied after it ran. */
+interface BatchEffects {
+  created: string[];
+  closed: string[];
+  setting: SettingChange | null;
 }
 
 /** FIFO lock on the single PGlite session, re-entrant for its owner. */
@@ -89,10 +114,49 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
   const lock = new SessionLock();
   const conns = new Set<Conn>();
   let closing = false;
+  let nextConnId = 1;
+  /** The settings the session has now, as far as the wire layer applied them. */
+  let applied = new Map<string, string>();
 
-  async function run(conn: Conn, message: Buffer, isBatchEnd: boolean): Promise<void> {
+  /** Gives the session the settings of the connection about to run. */
+  async function switchSettings(conn: Conn): Promise<void> {
+    const sql = settingsSwitchSql(applied, conn.settings);
+    if (sql === null) return;
+    try {
+      await db.exec(sql);
+      applied = new Map(conn.settings);
+    } catch (err) {
+      applied = new Map();
+      await db.exec('RESET ALL').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Records a connection's own SET/RESET (after it ran outside a transaction) so later switches keep it. */
+  async function recordSetting(conn: Conn, change: SettingChange): Promise<void> {
+    if (change.kind === 'reset-all') {
+      applied = new Map();
+      conn.settings = new Map(conn.startup);
+    } else if (change.kind === 'reset') {
+      applied.delete(change.name);
+      const startupValue = conn.startup.get(change.name);
+      if (startupValue === undefined) conn.settings.delete(change.name);
+      else conn.settings.set(change.name, startupValue);
+    } else {
+      // The value the session has now: a SET that failed leaves it unchanged.
+      const { rows } = await db.query<{ v: string | null }>('SELECT current_setting($1, true) AS v', [change.name]);
+      const value = rows[0]?.v;
+      if (value === null || value === undefined) return;
+      const quoted = `'${value.replace(/'/g, "''")}'`;
+      conn.settings.set(change.name, quoted);
+      applied.set(change.name, quoted);
+    }
+  }
+
+  async function run(conn: Conn, message: Buffer, isBatchEnd: boolean, effects: BatchEffects): Promise<void> {
     await lock.acquire(conn);
     try {
+      await switchSettings(conn);
       await db.runExclusive(() =>
         db.execProtocolRawStream(new Uint8Array(message), {
           onRawData: (data) => {
@@ -101,20 +165,32 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
         }),
       );
       conn.midBatch = !isBatchEnd;
+      for (const name of effects.created) conn.statements.add(name);
+      for (const name of effects.closed) conn.statements.delete(name);
+      if (effects.setting && !db.isInTransaction()) await recordSetting(conn, effects.setting);
     } finally {
       if (!conn.midBatch && !db.isInTransaction()) lock.release(conn);
     }
   }
 
-  /** Leaves the session clean for the next connection when one goes away mid-batch or mid-transaction. */
+  /**
+   * Leaves the session clean for the next connection when one goes away: ends
+   * what it left mid-batch or mid-transaction and deallocates its statements.
+   */
   async function reset(conn: Conn): Promise<void> {
     lock.forget(conn);
-    if (!lock.ownedBy(conn) || closing) return;
+    if (closing || (!lock.ownedBy(conn) && conn.statements.size === 0)) return;
+    await lock.acquire(conn);
     try {
       if (conn.midBatch) {
         await db.runExclusive(() => db.execProtocolRawStream(new Uint8Array(SYNC), { onRawData: () => undefined }));
       }
       if (db.isInTransaction()) await db.exec('ROLLBACK');
+      // Only those that exist: a Parse that failed created nothing.
+      const { rows } = await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE name = ANY($1)', [[...conn.statements]]);
+      conn.statements.clear();
+      const deallocate = deallocateSql(rows.map((r) => r.name));
+      if (deallocate) await db.exec(deallocate);
     } finally {
       conn.midBatch = false;
       lock.release(conn);
@@ -124,10 +200,16 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
   /** Splits the buffer into whole messages and queues each batch; returns false when the connection should close. */
   function drain(conn: Conn): boolean {
     let batch: Buffer[] = [];
+    /** The original bytes of `batch`, put back when no batch end arrived yet. */
+    let pending: Buffer[] = [];
+    let effects: BatchEffects = { created: [], closed: [], setting: null };
     const flush = (isBatchEnd: boolean) => {
       const message = Buffer.concat(batch);
+      const done = effects;
       batch = [];
-      conn.chain = conn.chain.then(() => run(conn, message, isBatchEnd));
+      pending = [];
+      effects = { created: [], closed: [], setting: null };
+      conn.chain = conn.chain.then(() => run(conn, message, isBatchEnd, done));
     };
     for (;;) {
       if (!conn.started) {
@@ -143,6 +225,8 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
         }
         if (code === CANCEL_REQUEST) return false; // one session: nothing to cancel
         conn.started = true;
+        conn.startup = startupSettings(Buffer.from(frame));
+        conn.settings = new Map(conn.startup);
         batch.push(Buffer.from(frame));
         flush(true);
         continue;
@@ -151,18 +235,29 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
       const type = String.fromCharCode(conn.buffer[0]);
       const length = 1 + conn.buffer.readInt32BE(1);
       if (conn.buffer.length < length) break;
-      const frame = Buffer.from(conn.buffer.subarray(0, length));
+      const raw = Buffer.from(conn.buffer.subarray(0, length));
       conn.buffer = conn.buffer.subarray(length);
       if (type === 'X') {
         if (batch.length) flush(false);
         return false;
       }
-      batch.push(frame);
+      let renamed;
+      try {
+        renamed = renameStatement(conn.id, type, raw);
+      } catch {
+        return false; // a malformed message: a real server drops the connection too
+      }
+      if (renamed.created) effects.created.push(renamed.created);
+      if (renamed.closed) effects.closed.push(renamed.closed);
+      if (type === 'Q') effects.setting = sessionSettingChange(simpleQueryText(raw));
+      batch.push(renamed.frame);
+      pending.push(raw);
       if (BATCH_END.has(type)) flush(true);
       else if (OPEN_END.has(type)) flush(false);
     }
-    // Whole messages without a terminator yet (a pipelined Parse/Bind before its Sync) wait for the rest.
-    if (batch.length) conn.buffer = Buffer.concat([...batch, conn.buffer]);
+    // Whole messages without a terminator yet (a pipelined Parse/Bind before its Sync) wait for the rest;
+    // they are re-read (and renamed again from their original form) when it arrives.
+    if (batch.length) conn.buffer = Buffer.concat([...pending, conn.buffer]);
     return true;
   }
 
@@ -172,13 +267,26 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
       return;
     }
     socket.setNoDelay(true);
-    const conn: Conn = { socket, buffer: Buffer.alloc(0), started: false, midBatch: false, chain: Promise.resolve() };
+    const conn: Conn = {
+      id: nextConnId++,
+      socket,
+      buffer: Buffer.alloc(0),
+      started: false,
+      midBatch: false,
+      chain: Promise.resolve(),
+      startup: new Map(),
+      settings: new Map(),
+      statements: new Set(),
+    };
     conns.add(conn);
     const close = () => {
       if (!conns.delete(conn)) return;
       socket.destroy();
       // After this connection's queued batches finish, give the session back clean.
-      conn.chain = conn.chain.catch(() => undefined).then(() => reset(conn));
+      conn.chain = conn.chain
+        .catch(() => undefined)
+        .then(() => reset(conn))
+        .catch(() => undefined); // the server is stopping: nothing left to clean
     };
     socket.on('data', (chunk: Buffer) => {
       conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;

@@ -16,7 +16,16 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(dataDir: string, host = '127.0.0.1'): Promise<EmbeddedPostgres> {
   const pgDir = path.join(dataDir, 'pg');
   mkdirSync(pgDir, { recursive: true });
-  const db = await PGlite.create({ dataDir: pgDir, extensions: { vector, pg_trgm } });
+  return servePglite(pgDir, host);
+}
+
+/** The same in memory only (gone when stopped): one per test database on the embedded default of `npm test`. */
+export function startEphemeralPostgres(host = '127.0.0.1'): Promise<EmbeddedPostgres> {
+  return servePglite('memory://', host);
+}
+
+async function servePglite(dataDir: string, host: string): Promise<EmbeddedPostgres> {
+  const db = await PGlite.create({ dataDir, extensions: { vector, pg_trgm } });
   let server;
   try {
     server = await startPgliteServer(db, { host, port: 0 });

@@ -6,6 +6,8 @@ export interface EpisodeText {
   text: string;
   speaker: string | null;
   occurredAt: string; // ISO instant: the reference for relative dates
+  /** The writer's time zone (IANA name or "+02:00"): relative dates are dates of the writer's calendar. */
+  timezone?: string | null;
 }
 
 export interface ModelUsage {

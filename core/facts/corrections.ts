@@ -153,3 +153,27 @@ export async function forgetFact(deps: Pick<Deps, 'pool'>, factId: string, who: 
     return { id: factId, forgotten_at: forgottenAt };
   });
 }
+
+export interface FactRestoreResult {
+  id: string;
+  restored: boolean;
+}
+
+/**
+ * Brings a forgotten fact back, audited; a live fact is left as it is
+ * (`restored: false`). A fact whose subject or object entity is forgotten
+ * stays hidden with it until that entity is restored. Null: no such fact.
+ */
+export async function restoreFact(deps: Pick<Deps, 'pool'>, factId: string, who: Requester): Promise<FactRestoreResult | null> {
+  return withTransaction(deps.pool, async (tx) => {
+    const { rows } = await tx.query<{ namespace: string; forgotten_at: Date | null }>('SELECT namespace, forgotten_at FROM fact WHERE id = $1 FOR UPDATE', [factId]);
+    const row = rows[0];
+    if (!row || (who.namespace !== null && who.namespace !== row.namespace)) return null;
+    if (!row.forgotten_at) return { id: factId, restored: false };
+    await tx.query(`UPDATE fact SET forgotten_at = NULL, properties = properties - '${FORGOTTEN_BY}', updated_at = now() WHERE id = $1`, [factId]);
+    await writeAudit(tx, { namespace: row.namespace, actor: who.actor, requestId: who.requestId }, [
+      { action: 'fact.restored', targetType: 'fact', targetId: factId, before: { forgotten_at: row.forgotten_at.toISOString() }, after: { forgotten_at: null } },
+    ]);
+    return { id: factId, restored: true };
+  });
+}

@@ -14,6 +14,8 @@ export interface FactFilter {
   asOf?: Date;
   includeInvalidated?: boolean;
   includeForgotten?: boolean;
+  /** Facts the dream marked stale too (default: left out). */
+  includeStale?: boolean;
   limit: number;
 }
 
@@ -68,7 +70,9 @@ export async function listFacts(deps: Pick<Deps, 'pool' | 'now'>, filter: FactFi
   const where = [`f.namespace = ${p.add(filter.namespace)}`];
   if (filter.userId !== undefined) where.push(`f.scope_user = ${p.add(filter.userId)}`);
   if (filter.subject && UUID.test(filter.subject)) {
-    where.push(`f.subject_id = ${p.add(filter.subject)}::uuid`);
+    // A merged entity's id lists the facts of the entity it was merged into.
+    const id = `${p.add(filter.subject)}::uuid`;
+    where.push(`f.subject_id = COALESCE((SELECT m.merged_into FROM entity m WHERE m.id = ${id} AND m.namespace = f.namespace), ${id})`);
   } else if (filter.subject) {
     const key = p.add(nameKey(filter.subject));
     const raw = p.add(filter.subject);
@@ -76,7 +80,9 @@ export async function listFacts(deps: Pick<Deps, 'pool' | 'now'>, filter: FactFi
   }
   if (filter.predicate) where.push(`f.predicate = ${p.add(filter.predicate)}`);
   if (filter.family) where.push(`f.family = ${p.add(filter.family)}`);
-  if (!filter.includeForgotten) where.push('f.forgotten_at IS NULL');
+  // A forgotten entity hides its facts with it.
+  if (!filter.includeForgotten) where.push('f.forgotten_at IS NULL AND s.forgotten_at IS NULL AND (o.id IS NULL OR o.forgotten_at IS NULL)');
+  if (!filter.includeStale) where.push('NOT f.stale');
   if (!filter.includeInvalidated) where.push(validAtSql('f', `${p.add((filter.asOf ?? now).toISOString())}::timestamptz`));
   const { rows } = await deps.pool.query<FactRow>(
     `${factSelect(filter.includeForgotten ?? false)}

@@ -29,9 +29,18 @@ export interface EpisodeSnapshot {
   tValidOverride: string | null;
   skipExtraction: boolean;
   status: string;
+  /**
+   * The writer's time zone: an IANA name ("Europe/Oslo") or a fixed offset
+   * ("+02:00") kept from `occurred_at`; relative dates resolve in it. Absent
+   * (UTC) in snapshots recorded before history-order.
+   */
+  timezone?: string | null;
 }
 
-export type BeginResult = { proceed: true; episode: EpisodeSnapshot } | { proceed: false; status: string };
+export type BeginResult = ({ proceed: true; episode: EpisodeSnapshot } | { proceed: false; status: string }) & {
+  /** The Temporal namespace has Mnemo's search attributes, so the workflow may set them (absent in older histories). */
+  searchAttributes?: boolean;
+};
 
 /** An entity of this episode after resolution: an existing id, or a fresh id for a new entity. */
 export const resolvedEntitySchema = z.object({
@@ -68,8 +77,10 @@ export type BoundFact = z.infer<typeof boundFactSchema> & { decision: DedupDecis
 export interface TimedFact extends BoundFact {
   validFrom: string | null;
   invalidAt: string | null;
-  /** Set on history inserted already ended by a successor of the same episode. */
+  /** Set on history inserted already ended by its successor in the chain. */
   invalidatedBy?: string | null;
+  /** Single-valued chains: the starts of the statements the fact stands for (see `rechains`). */
+  statedFrom?: string[];
 }
 
 export interface ExistingFactRef {
@@ -82,6 +93,10 @@ export interface ExistingFactRef {
   invalidAt: string | null;
   confidence: number;
   factText: string;
+  /** The fact that closed it (its successor in the chain), if any. */
+  invalidatedBy?: string | null;
+  /** Starts of the statements of its value it stands for (`properties.stated_from`); absent: just `validFrom`. */
+  statedFrom?: string[] | null;
 }
 
 /** The whole write of one episode, decided by stages 4–6 and applied by commit in one transaction. */
@@ -98,6 +113,23 @@ export interface WritePlan {
   rejections: Array<{ candidateId: string; againstFactId: string; reason: string }>;
   /** Equal-confidence conflicts: inserted but not believed until an operator decides. */
   reviews: Array<{ candidateId: string; againstFactId: string; reason: string }>;
+  /**
+   * Stored facts of a single-valued chain whose world-time interval moves: a
+   * late statement slotted in before them, or a confirmation reached back to
+   * an earlier start. Optional: plans recorded before history-order lack it.
+   */
+  rechains?: Array<{ factId: string; validFrom: string | null; invalidAt: string | null; invalidatedBy: string | null; statedFrom: string[]; candidateId: string }>;
+  /**
+   * A stored fact's later statements cut off by a value that slotted in
+   * between them: a copy of the fact (new id) holds them from `validFrom`.
+   */
+  splits?: Array<{ sourceFactId: string; factId: string; validFrom: string | null; invalidAt: string | null; invalidatedBy: string | null; statedFrom: string[]; candidateId: string }>;
+  /**
+   * The timed facts the plan was made from. The commit re-plans them against
+   * the chains as they are under its lock (a concurrent episode may have
+   * committed meanwhile). Optional: plans recorded before history-order lack it.
+   */
+  facts?: TimedFact[];
 }
 
 export interface CommitResult {

@@ -1,6 +1,7 @@
 import { withTransaction, type PoolClient } from '../db/pool.js';
 import { writeAudit, type AuditEntry } from '../audit/auditLog.js';
 import type { Deps } from '../deps.js';
+import { restartExtraction, runsStagesLocally } from '../ingest/startExtraction.js';
 
 /** Who asks for a change: the audit actor and cause, and the namespace the key may touch (null: every one). */
 export interface Requester {
@@ -30,6 +31,16 @@ export interface RestoreResult {
  * restore undoes exactly that forget and nothing else (no schema change needed).
  */
 export const FORGOTTEN_BY = 'forgotten_by_episode';
+
+/**
+ * Why an episode ended `skipped` because it was forgotten (in `episode.error`).
+ * Before: forgotten while pending or failed (here, or by beginExtraction when
+ * the forget came first); during: forgotten after extraction began (written by
+ * the commit stage and failExtraction). Restore extracts exactly these again.
+ */
+export const FORGOTTEN_BEFORE_EXTRACTION = 'forgotten before extraction';
+export const FORGOTTEN_DURING_EXTRACTION = 'forgotten during extraction';
+export const SKIPPED_BY_FORGET = [FORGOTTEN_BEFORE_EXTRACTION, FORGOTTEN_DURING_EXTRACTION];
 
 /** Provenance relations that mean "this episode supports the fact" ('invalidated' does not). */
 const SUPPORTS = `('created', 'confirmed', 'refined')`;
@@ -80,11 +91,18 @@ export async function forgetEpisode(deps: Pick<Deps, 'pool'>, episodeId: string,
         entities_forgotten: await markedCount(tx, 'entity', episode),
       };
     }
-    const { rows: ep } = await tx.query<{ forgotten_at: Date }>(
-      'UPDATE episode SET forgotten_at = now(), updated_at = now() WHERE id = $1 RETURNING forgotten_at',
-      [episode.id],
+    // Not yet extracting: nothing will be learnt from it, so it ends here, skipped with the reason (the
+    // workflow, if it starts later, finds nothing to claim). An extracting one is settled by its commit.
+    const { rows: ep } = await tx.query<{ forgotten_at: Date; status: string; old_status: string }>(
+      `UPDATE episode e SET forgotten_at = now(), updated_at = now(),
+              status = CASE WHEN e.status IN ('pending', 'failed') THEN 'skipped' ELSE e.status END,
+              error = CASE WHEN e.status IN ('pending', 'failed') THEN $2 ELSE e.error END
+         FROM episode old WHERE old.id = e.id AND e.id = $1
+       RETURNING e.forgotten_at, e.status, old.status AS old_status`,
+      [episode.id, FORGOTTEN_BEFORE_EXTRACTION],
     );
     const forgottenAt = ep[0].forgotten_at;
+    const statusChange = ep[0].status === ep[0].old_status ? {} : { status: ep[0].status, error: FORGOTTEN_BEFORE_EXTRACTION };
     const marker = JSON.stringify({ [FORGOTTEN_BY]: episode.id });
 
     const facts = await tx.query<{ id: string; subject_id: string; object_id: string | null }>(
@@ -112,7 +130,13 @@ export async function forgetEpisode(deps: Pick<Deps, 'pool'>, episodeId: string,
     const after = { forgotten_at: forgottenAt.toISOString(), [FORGOTTEN_BY]: episode.id };
     const before = { forgotten_at: null };
     await writeAudit(tx, { namespace: episode.namespace, actor: who.actor, requestId: who.requestId, episodeId: episode.id }, [
-      { action: 'episode.forgotten', targetType: 'episode', targetId: episode.id, before, after: { forgotten_at: after.forgotten_at } },
+      {
+        action: 'episode.forgotten',
+        targetType: 'episode',
+        targetId: episode.id,
+        before: statusChange.status ? { ...before, status: ep[0].old_status } : before,
+        after: { forgotten_at: after.forgotten_at, ...statusChange },
+      },
       ...facts.rows.map((f): AuditEntry => ({ action: 'fact.forgotten', targetType: 'fact', targetId: f.id, before, after })),
       ...entities.rows.map((n): AuditEntry => ({ action: 'entity.forgotten', targetType: 'entity', targetId: n.id, before, after })),
     ]);
@@ -120,13 +144,39 @@ export async function forgetEpisode(deps: Pick<Deps, 'pool'>, episodeId: string,
   });
 }
 
-/** Undoes one forget: the episode and exactly the facts and entities it took down. Null: no such episode. */
-export async function restoreEpisode(deps: Pick<Deps, 'pool'>, episodeId: string, who: Requester): Promise<RestoreResult | null> {
+/**
+ * Undoes one forget: the episode and exactly the facts and entities it took
+ * down. An episode the forget kept from being extracted is extracted now.
+ * Null: no such episode.
+ */
+export async function restoreEpisode(
+  deps: Pick<Deps, 'pool' | 'temporal' | 'config' | 'logger'>,
+  episodeId: string,
+  who: Requester,
+): Promise<RestoreResult | null> {
+  const restored = await restoreInTransaction(deps, episodeId, who);
+  if (!restored) return null;
+  if (restored.reextract) {
+    try {
+      await restartExtraction(deps.temporal, { episodeId, localStages: runsStagesLocally(deps.config) });
+    } catch (err) {
+      // The episode is pending again and committed: reconcile starts it within a minute.
+      deps.logger.warn({ err, episodeId }, 'could not restart extraction of a restored memory; reconcile will');
+    }
+  }
+  return restored.result;
+}
+
+async function restoreInTransaction(
+  deps: Pick<Deps, 'pool'>,
+  episodeId: string,
+  who: Requester,
+): Promise<{ result: RestoreResult; reextract: boolean } | null> {
   return withTransaction(deps.pool, async (tx) => {
     const episode = await lockEpisode(tx, episodeId, who);
     if (!episode) return null;
     if (!episode.forgotten_at) {
-      return { id: episode.id, restored: false, facts_restored: 0, entities_restored: 0, entities_left_forgotten: [] };
+      return { result: { id: episode.id, restored: false, facts_restored: 0, entities_restored: 0, entities_left_forgotten: [] }, reextract: false };
     }
     const params = [episode.namespace, episode.id];
     // A new live entity of the same name may exist by now: the unique live-name key forbids a second one.
@@ -151,7 +201,15 @@ export async function restoreEpisode(deps: Pick<Deps, 'pool'>, episodeId: string
         RETURNING f.id, old.forgotten_at`,
       params,
     );
-    await tx.query('UPDATE episode SET forgotten_at = NULL, updated_at = now() WHERE id = $1', [episode.id]);
+    const { rows: ep } = await tx.query<{ reextract: boolean }>(
+      `UPDATE episode SET forgotten_at = NULL, updated_at = now(),
+              status = CASE WHEN status = 'skipped' AND error = ANY($2::text[]) THEN 'pending' ELSE status END,
+              error = CASE WHEN status = 'skipped' AND error = ANY($2::text[]) THEN NULL ELSE error END
+        WHERE id = $1
+       RETURNING status = 'pending' AS reextract`,
+      [episode.id, SKIPPED_BY_FORGET],
+    );
+    const reextract = ep[0].reextract;
 
     const restored = (action: string, targetType: AuditEntry['targetType'], id: string, at: Date): AuditEntry => ({
       action,
@@ -161,16 +219,21 @@ export async function restoreEpisode(deps: Pick<Deps, 'pool'>, episodeId: string
       after: { forgotten_at: null },
     });
     await writeAudit(tx, { namespace: episode.namespace, actor: who.actor, requestId: who.requestId, episodeId: episode.id }, [
-      restored('episode.restored', 'episode', episode.id, episode.forgotten_at),
+      reextract
+        ? { ...restored('episode.restored', 'episode', episode.id, episode.forgotten_at), after: { forgotten_at: null, status: 'pending' } }
+        : restored('episode.restored', 'episode', episode.id, episode.forgotten_at),
       ...facts.rows.map((f) => restored('fact.restored', 'fact', f.id, f.forgotten_at)),
       ...entities.rows.map((n) => restored('entity.restored', 'entity', n.id, n.forgotten_at)),
     ]);
     return {
-      id: episode.id,
-      restored: true,
-      facts_restored: facts.rowCount ?? 0,
-      entities_restored: entities.rowCount ?? 0,
-      entities_left_forgotten: left.rows.map((r) => r.id),
+      result: {
+        id: episode.id,
+        restored: true,
+        facts_restored: facts.rowCount ?? 0,
+        entities_restored: entities.rowCount ?? 0,
+        entities_left_forgotten: left.rows.map((r) => r.id),
+      },
+      reextract,
     };
   });
 }

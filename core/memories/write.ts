@@ -5,6 +5,8 @@ import { GroupCommit } from '../db/groupCommit.js';
 import { episodeWorkflowId } from '../ingest/contracts.js';
 import { ExtractionDispatcher } from '../ingest/dispatcher.js';
 import { runsStagesLocally, startExtraction } from '../ingest/startExtraction.js';
+import { countTaskWrites, reserveTaskWrites } from '../tasks/writeLimit.js';
+import { offsetOfIsoInstant } from '../domain/timezone.js';
 
 export interface NewMemory {
   content: string;
@@ -18,6 +20,16 @@ export interface NewMemory {
   metadata?: Record<string, unknown>;
   tValidOverride?: string;
   skipExtraction?: boolean;
+  /** A persistent task of the same namespace: the write counts against its current burst's limit. */
+  taskId?: string;
+  /** The writer's IANA time zone; relative dates in the content resolve in it (else the offset of occurredAt, the namespace default, UTC). */
+  timezone?: string;
+}
+
+/** Who is writing (for the audit row of a refused task write). */
+export interface WriteCause {
+  actor: string;
+  requestId?: string | null;
 }
 
 export interface AcceptedMemory {
@@ -39,6 +51,8 @@ interface EpisodeInsert {
   occurred_at: string;
   t_valid_override: string | null;
   skip_extraction: boolean;
+  task_id: string | null;
+  timezone: string | null;
   workflow_id: string;
   recorded_at: string;
 }
@@ -47,12 +61,12 @@ interface EpisodeInsert {
 async function insertEpisodes(pool: Pool, rows: EpisodeInsert[]): Promise<void> {
   await pool.query(
     `INSERT INTO episode (id, namespace, user_id, agent_id, run_id, speaker, content, source, metadata, occurred_at,
-                          t_valid_override, skip_extraction, workflow_id, recorded_at)
+                          t_valid_override, skip_extraction, task_id, timezone, workflow_id, recorded_at)
      SELECT id, namespace, user_id, agent_id, run_id, speaker, content, source, metadata, occurred_at,
-            t_valid_override, skip_extraction, workflow_id, recorded_at
+            t_valid_override, skip_extraction, task_id, timezone, workflow_id, recorded_at
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, namespace text, user_id text, agent_id text, run_id text, speaker text,
             content text, source text, metadata jsonb, occurred_at timestamptz, t_valid_override timestamptz,
-            skip_extraction boolean, workflow_id text, recorded_at timestamptz)`,
+            skip_extraction boolean, task_id uuid, timezone text, workflow_id text, recorded_at timestamptz)`,
     [JSON.stringify(rows)],
   );
 }
@@ -82,8 +96,10 @@ export class MemoryWriter {
     missing.forEach((n) => this.knownNamespaces.add(n));
   }
 
-  async accept(memories: NewMemory[]): Promise<AcceptedMemory[]> {
+  /** Stores the memories; those naming a task first reserve their writes (UnknownTask, TaskWriteLimitExceeded: nothing is stored). */
+  async accept(memories: NewMemory[], cause: WriteCause = { actor: 'system' }): Promise<AcceptedMemory[]> {
     await this.ensureNamespaces(memories.map((m) => m.namespace));
+    await reserveTaskWrites(this.deps.pool, countTaskWrites(memories), cause);
     const now = this.deps.now().toISOString();
     const rows: EpisodeInsert[] = memories.map((m) => {
       const id = randomUUID();
@@ -100,6 +116,9 @@ export class MemoryWriter {
         occurred_at: m.occurredAt ?? now,
         t_valid_override: m.tValidOverride ?? null,
         skip_extraction: m.skipExtraction ?? false,
+        task_id: m.taskId ?? null,
+        // occurred_at is stored as an instant: keep the writer's zone (or the offset it was written with) beside it.
+        timezone: m.timezone ?? (m.occurredAt ? offsetOfIsoInstant(m.occurredAt) : null),
         workflow_id: episodeWorkflowId(id),
         recorded_at: now,
       };

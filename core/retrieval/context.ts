@@ -3,13 +3,16 @@ import type { Queryable } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
 import { entitiesNamedIn } from './entityMatch.js';
 import { memoizeBounded } from './memo.js';
+import { orderByRelevance } from './factRelevance.js';
 import { queryCompactFacts, type CompactFactView } from './facts.js';
+import { memoryStandings, type SupersededBy } from './memoryStatus.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, type ReadScope } from './scope.js';
 import { runSearch } from './search.js';
 import { SqlParams } from './sql.js';
 import type { SearchResult } from './types.js';
 import { userFactCondition } from './userEntity.js';
+import { wordCoverage } from './wordCoverage.js';
 
 export interface ContextRequest {
   query?: string;
@@ -28,6 +31,10 @@ export interface ContextMemory {
   score: number;
   matched_by: string[];
   episode_ids: string[];
+  /** `superseded`: every fact this memory stated has since been replaced; `current` otherwise (or when it stated none). */
+  status: 'current' | 'superseded';
+  /** For a superseded memory: what replaced the last of its statements, and when. */
+  superseded_by: SupersededBy | null;
 }
 
 export interface ContextBlock {
@@ -49,21 +56,35 @@ const MAX_MEMORIES = 15;
 /** Facts may take this share of the budget while there are memories to show; unused room flows both ways. */
 const FACT_SHARE = 0.6;
 const FACTS_HEADER = 'Known facts (current, most certain first):';
+const FACTS_HEADER_FOR_QUERY = 'Known facts (current, most relevant first):';
+/**
+ * A memory whose content words the listed facts from it already say to this
+ * share adds nothing ("Stefan left Premex and now works at Acme." beside
+ * "Stefan left Premex." and "Stefan works at Acme."); what is left over is
+ * function words the stop list missed.
+ */
+const REDUNDANT_COVERAGE = 0.8;
 const MEMORIES_HEADER = 'Relevant memories:';
 
 function factLine(f: ContextFact): string {
   return `- ${f.fact_text} (confidence ${f.effective_confidence.toFixed(2)}, ${f.freshness})`;
 }
 
+function statusMarker(m: ContextMemory): string {
+  if (!m.superseded_by) return '';
+  const now = m.superseded_by.fact_text ? `: now ${m.superseded_by.fact_text}` : '';
+  return ` (superseded ${m.superseded_by.at.slice(0, 10)}${now})`;
+}
+
 function memoryLine(m: ContextMemory): string {
   const date = m.occurred_at ? `[${m.occurred_at.slice(0, 10)}] ` : '';
   const who = m.speaker ? `${m.speaker}: ` : '';
-  return `- ${date}${who}${m.text}`;
+  return `- ${date}${who}${m.text}${statusMarker(m)}`;
 }
 
-function render(facts: ContextFact[], memories: ContextMemory[]): string {
+function render(facts: ContextFact[], memories: ContextMemory[], factsHeader: string): string {
   const parts: string[] = [];
-  if (facts.length) parts.push([FACTS_HEADER, ...facts.map(factLine)].join('\n'));
+  if (facts.length) parts.push([factsHeader, ...facts.map(factLine)].join('\n'));
   if (memories.length) parts.push([MEMORIES_HEADER, ...memories.map(memoryLine)].join('\n'));
   return parts.join('\n\n');
 }
@@ -97,6 +118,8 @@ async function recentMemories(db: Queryable, scope: ReadScope): Promise<ContextM
     score: 0,
     matched_by: ['recency'],
     episode_ids: [r.id],
+    status: 'current',
+    superseded_by: null,
   }));
 }
 
@@ -110,7 +133,28 @@ function toMemory(r: SearchResult): ContextMemory {
     score: r.score,
     matched_by: r.matched_by,
     episode_ids: r.episode_ids,
+    status: 'current',
+    superseded_by: null,
   };
+}
+
+/**
+ * Marks the episodes whose statements have all been superseded, and drops the
+ * ones that only repeat listed facts. A superseded memory is kept with its
+ * status on its line rather than left out: it is the only trace of what held
+ * before ("where did Stefan work before Acme?"), and the marker is what stops
+ * an agent from reading it as current. Search hits of kind `fact` are current
+ * facts by construction (the search's fact filter) and stay as they are.
+ */
+function annotate(memories: ContextMemory[], standings: Awaited<ReturnType<typeof memoryStandings>>, listed: ContextFact[]): ContextMemory[] {
+  const listedText = new Map(listed.map((f) => [f.id, f.fact_text]));
+  return memories.flatMap((m) => {
+    const standing = m.type === 'episode' ? standings.get(m.id) : undefined;
+    if (!standing) return [m];
+    if (standing.superseded) return [{ ...m, status: 'superseded' as const, superseded_by: standing.superseded }];
+    const saidByListed = [...standing.currentFactIds].flatMap((id) => listedText.get(id) ?? []);
+    return saidByListed.length && wordCoverage(m.text, saidByListed) >= REDUNDANT_COVERAGE ? [] : [m];
+  });
 }
 
 /** Takes items in order while the rendered block stays within `budget` tokens. */
@@ -127,10 +171,13 @@ function takeWithin<T>(items: T[], budget: number, cost: (item: T) => number, he
 }
 
 /**
- * The prompt-ready context block: the subject's current facts, highest
- * effective confidence first with their freshness, then the memories most
- * relevant to the query (or the most recent ones without a query), cut to
- * `maxTokens` as counted by a real BPE tokenizer (gpt-tokenizer, o200k).
+ * The prompt-ready context block: the subject's current facts with their
+ * freshness (with a query, those answering it first, states before the
+ * transitions that explain them; then highest effective confidence), then the
+ * memories most relevant to the query (or the most recent ones without a
+ * query), superseded ones marked and those that only repeat a listed fact
+ * left out, cut to `maxTokens` as counted by a real BPE tokenizer
+ * (gpt-tokenizer, o200k).
  */
 export async function buildContext(
   db: Queryable,
@@ -139,9 +186,11 @@ export async function buildContext(
   request: ContextRequest,
 ): Promise<ContextBlock> {
   const subjects = await subjectCondition(db, scope, request.query);
-  const allFacts = subjects ? await queryCompactFacts(db, scope, { where: subjects, order: 'effective', limit: MAX_FACTS }) : [];
+  const byConfidence = subjects ? await queryCompactFacts(db, scope, { where: subjects, order: 'effective', limit: MAX_FACTS }) : [];
+  const allFacts = request.query ? orderByRelevance(byConfidence, request.query) : byConfidence;
+  const factsHeader = request.query ? FACTS_HEADER_FOR_QUERY : FACTS_HEADER;
   const factIds = new Set(allFacts.map((f) => f.id));
-  const allMemories = request.query
+  const found = request.query
     ? (await runSearch(db, embedder, scope, {
         query: request.query,
         k: MAX_MEMORIES,
@@ -152,26 +201,29 @@ export async function buildContext(
         .filter((r) => !factIds.has(r.id))
         .map(toMemory)
     : await recentMemories(db, scope);
+  const standings = await memoryStandings(db, scope, found.filter((m) => m.type === 'episode').map((m) => m.id));
 
   const max = request.maxTokens;
   // +1 for the joining newline.
   const cost = (line: string) => lineTokenCount(line) + 1;
   const factCost = (f: ContextFact) => cost(factLine(f));
   const memoryCost = (m: ContextMemory) => cost(memoryLine(m));
-  const factHeader = countTokens(FACTS_HEADER) + 2;
+  const factHeader = countTokens(factsHeader) + 2;
   const memoryHeader = countTokens(MEMORIES_HEADER) + 2;
   const total = <T>(items: T[], header: number, c: (item: T) => number) => (items.length ? header + items.reduce((sum, i) => sum + c(i), 0) : 0);
-  let facts = takeWithin(allFacts, allMemories.length ? Math.floor(max * FACT_SHARE) : max, factCost, factHeader);
+  let facts = takeWithin(allFacts, found.length ? Math.floor(max * FACT_SHARE) : max, factCost, factHeader);
+  // Redundancy is judged against the facts the block will show, so a memory is never dropped for a fact the budget cut.
+  const allMemories = annotate(found, standings, facts);
   const memories = takeWithin(allMemories, max - total(facts, factHeader, factCost), memoryCost, memoryHeader);
   if (facts.length < allFacts.length) facts = takeWithin(allFacts, max - total(memories, memoryHeader, memoryCost), factCost, factHeader);
 
   // Token counts of joined lines can differ slightly from the sum of their parts: trim until the real count fits.
-  let text = render(facts, memories);
+  let text = render(facts, memories, factsHeader);
   let tokenCount = countTokens(text);
   while (tokenCount > max && (facts.length || memories.length)) {
     if (memories.length) memories.pop();
     else facts.pop();
-    text = render(facts, memories);
+    text = render(facts, memories, factsHeader);
     tokenCount = countTokens(text);
   }
   return { text, facts, memories, token_count: tokenCount };

@@ -99,11 +99,15 @@ export async function listEntities(db: Queryable, scope: ReadScope, request: Ent
   return rows.map(toEntityView);
 }
 
-/** One entity of the scope (merged ones too, so clients can follow `merged_into`); null when it is not visible here. */
+/**
+ * One entity of the scope; null when it is not visible here. The id of an
+ * entity merged into another answers with the survivor (merges keep chains one hop).
+ */
 export async function getEntity(db: Queryable, scope: ReadScope, id: string): Promise<EntityView | null> {
   const p = new SqlParams();
   const { rows } = await db.query<EntityRow>(
-    `SELECT ${ENTITY_COLUMNS} FROM entity n WHERE n.id = ${p.add(id)} AND ${entityFilter(p, scope, 'n', { includeMerged: true })}`,
+    `SELECT ${ENTITY_COLUMNS} FROM entity asked JOIN entity n ON n.id = COALESCE(asked.merged_into, asked.id)
+      WHERE asked.id = ${p.add(id)} AND asked.namespace = ${p.add(scope.namespace)} AND ${entityFilter(p, scope, 'n', { includeMerged: true })}`,
     p.values,
   );
   return rows[0] ? toEntityView(rows[0]) : null;

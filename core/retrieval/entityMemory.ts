@@ -17,7 +17,7 @@ export async function entityMemory(db: Queryable, scope: ReadScope, id: string):
   if (!entity) return null;
   const facts = await queryFacts(db, scope, {
     where: (p) => {
-      const ref = `${p.add(id)}::uuid`;
+      const ref = `${p.add(entity.id)}::uuid`; // the survivor's id when `id` was merged into it
       return `(f.subject_id = ${ref} OR f.object_id = ${ref})`;
     },
     order: 'priority',

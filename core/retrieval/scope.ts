@@ -11,6 +11,8 @@ export interface ReadScope {
   now: Date;
   /** Soft-deleted rows too (operator keys only; the route checks the role). */
   includeForgotten: boolean;
+  /** Stale facts too (decayed below DECAY_FLOOR by the dream); only the fact-list and entity routes offer it. */
+  includeStale?: boolean;
 }
 
 /** The instant validity and decay are evaluated at. */
@@ -41,6 +43,7 @@ export function factFilter(p: SqlParams, scope: ReadScope, a = 'f'): string {
   const parts = [`${a}.namespace = ${p.add(scope.namespace)}`];
   if (scope.userId !== undefined) parts.push(`${a}.scope_user = ${p.add(scope.userId)}`);
   if (!scope.includeForgotten) parts.push(`${a}.forgotten_at IS NULL`);
+  if (!scope.includeStale) parts.push(`NOT ${a}.stale`);
   parts.push(`(${a}.valid_from IS NULL OR ${a}.valid_from <= ${t})`);
   parts.push(`(${a}.invalid_at IS NULL OR ${a}.invalid_at > ${t})`);
   parts.push(scope.asOf ? `(${a}.expired_at IS NULL OR ${a}.invalid_at IS NOT NULL)` : `${a}.expired_at IS NULL`);
@@ -62,6 +65,7 @@ export function factOverlapFilter(p: SqlParams, scope: ReadScope, start: Date, e
   const parts = [`${a}.namespace = ${p.add(scope.namespace)}`];
   if (scope.userId !== undefined) parts.push(`${a}.scope_user = ${p.add(scope.userId)}`);
   if (!scope.includeForgotten) parts.push(`${a}.forgotten_at IS NULL`);
+  if (!scope.includeStale) parts.push(`NOT ${a}.stale`);
   parts.push(`${a}.valid_from IS NOT NULL AND ${a}.valid_from < ${p.add(end)}::timestamptz`);
   parts.push(`(${a}.invalid_at IS NULL OR ${a}.invalid_at > ${p.add(start)}::timestamptz)`);
   parts.push(`(${a}.expired_at IS NULL OR ${a}.invalid_at IS NOT NULL)`);

@@ -22,27 +22,43 @@ export interface ReviewWorkflowInput {
  * (Temporal down) is started later by the reconcile schedule, which calls this
  * for open items whose `workflow_id` is still NULL.
  */
+/** Starts in flight at once: a dream run may propose dozens of merges, and each start is a round trip. */
+const START_CONCURRENCY = 8;
+
 export async function startReviewWorkflows(deps: Pick<Deps, 'pool' | 'temporal' | 'logger'>, reviewIds: string[]): Promise<number> {
   let started = 0;
-  for (const reviewId of reviewIds) {
-    const workflowId = reviewWorkflowId(reviewId);
-    try {
-      await withDeadline(deps.temporal, 5_000, () =>
-        deps.temporal.client.workflow.start(REVIEW_WORKFLOW_TYPE, {
-          workflowId,
-          taskQueue: deps.temporal.taskQueue,
-          args: [{ reviewId } satisfies ReviewWorkflowInput],
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        }),
-      );
-      started++;
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-        deps.logger.warn({ err, reviewId, workflowId }, 'could not start review workflow; reconcile will retry');
-        continue;
+  const recorded: string[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < reviewIds.length) {
+      const reviewId = reviewIds[next++];
+      const workflowId = reviewWorkflowId(reviewId);
+      try {
+        await withDeadline(deps.temporal, 5_000, () =>
+          deps.temporal.client.workflow.start(REVIEW_WORKFLOW_TYPE, {
+            workflowId,
+            taskQueue: deps.temporal.taskQueue,
+            args: [{ reviewId } satisfies ReviewWorkflowInput],
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          }),
+        );
+        started++;
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+          deps.logger.warn({ err, reviewId, workflowId }, 'could not start review workflow; reconcile will retry');
+          continue;
+        }
       }
+      recorded.push(reviewId);
     }
-    await deps.pool.query('UPDATE review_item SET workflow_id = $2 WHERE id = $1 AND workflow_id IS NULL', [reviewId, workflowId]);
+  };
+  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, reviewIds.length) }, lane));
+  if (recorded.length) {
+    // One statement for the lot; the workflow id is derived from the item id.
+    await deps.pool.query(
+      `UPDATE review_item SET workflow_id = 'review:' || id::text WHERE id = ANY($1::uuid[]) AND workflow_id IS NULL`,
+      [recorded],
+    );
   }
   return started;
 }

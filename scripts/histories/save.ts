@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findTemporalCli } from '../../core/embedded/temporalCli.js';
 import { ROOT } from '../../test/support/env.js';
+import { eventually } from '../../test/support/eventually.js';
 
 export function saveHistory(address: string, workflowId: string, name: string, runId?: string): string {
   const args = ['workflow', 'show', '--workflow-id', workflowId, '--address', address, '--output', 'json'];
@@ -16,4 +17,21 @@ export function saveHistory(address: string, workflowId: string, name: string, r
   writeFileSync(file, json);
   console.log(`recorded ${file}`);
   return file;
+}
+
+/** A local Temporal dev server for recording (the tests' own server is not reachable from a script). */
+export async function startRecordingServer(): Promise<{ address: string; teardown(): Promise<void> }> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: findTemporalCli() }, ip: '127.0.0.1', ui: false },
+  });
+  const address = env.connection.options.address;
+  // startTestStack() reads the test server's address from here.
+  process.env.MNEMO_TEST_TEMPORAL_ADDRESS = address;
+  return { address, teardown: () => env.teardown() };
+}
+
+/** Polls `probe` until `done` holds (60 s at most): recordings wait for workflows to reach a state. */
+export function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
+  return eventually(probe, done, what, 60_000, 200);
 }

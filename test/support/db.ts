@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../core/db/migrate.js';
-import { TEST_PG_ADMIN_URL } from './env.js';
+import { startEphemeralPostgres } from '../../core/embedded/postgres.js';
+import { EMBEDDED_DATABASE, TEST_PG_ADMIN_URL } from './env.js';
 
 /** A fresh, migrated database on the test PostgreSQL server; `drop()` removes it. */
 export interface TestDatabase {
@@ -16,8 +17,28 @@ function urlFor(dbName: string): string {
   return url.toString();
 }
 
+/**
+ * On the embedded default a database is a PGlite instance of its own (PGlite
+ * runs one database per instance: `CREATE DATABASE` succeeds, but a connection
+ * to it still lands in `postgres`), served on a loopback port like `npm start`'s.
+ */
+async function createEmbeddedDatabase(name: string): Promise<TestDatabase> {
+  const postgres = await startEphemeralPostgres();
+  let dropped = false;
+  return {
+    url: postgres.url,
+    name,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await postgres.stop();
+    },
+  };
+}
+
 export async function createEmptyDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  if (EMBEDDED_DATABASE) return createEmbeddedDatabase(name);
   const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
   await admin.connect();
   try {

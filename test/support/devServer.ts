@@ -30,7 +30,9 @@ export class RestartableTemporal {
   }
 
   async start(): Promise<void> {
-    this.server = await startTemporalDevServer({ cli: findTemporalCli(), dir: this.dir, namespace: 'default', port: this.port, uiPort: this.uiPort });
+    // The CLI globalSetup found or installed (the same lookup as `npm start`).
+    const cli = process.env.MNEMO_TEST_TEMPORAL_CLI ?? findTemporalCli();
+    this.server = await startTemporalDevServer({ cli, dir: this.dir, namespace: 'default', port: this.port, uiPort: this.uiPort });
     if (this.server.address !== this.address) throw new Error(`Temporal came back on ${this.server.address}, not ${this.address}`);
   }
 

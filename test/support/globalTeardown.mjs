@@ -1,3 +1,3 @@
 export default async function globalTeardown() {
-  await globalThis.__MNEMO_TEMPORAL__?.teardown();
+  await globalThis.__MNEMO_TEST_SERVICES__?.teardown();
 }

@@ -1,5 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { findTemporalTestServer } from '../../core/embedded/temporalCli.js';
+import { ensureTemporalTestServer } from '../../core/embedded/temporalCli.js';
 
 /**
  * Temporal's time-skipping test server, for tests whose workflows wait on
@@ -9,8 +9,10 @@ import { findTemporalTestServer } from '../../core/embedded/temporalCli.js';
  * get one through `createTemporalHandle(config, timeSkippingAddress(env))`.
  */
 export async function startTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  // globalSetup found or installed it (into the private venv, never an internet download).
+  const path = process.env.MNEMO_TEST_TEMPORAL_TEST_SERVER ?? (await ensureTemporalTestServer());
   return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: findTemporalTestServer() } },
+    server: { executable: { type: 'existing-path', path } },
   });
 }
 

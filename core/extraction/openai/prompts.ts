@@ -1,5 +1,6 @@
 import { ENTITY_TYPES, MEMORY_KINDS, PREDICATE_FAMILIES } from '../../domain/types.js';
 import { PREDICATES } from '../../domain/predicates.js';
+import { formatInZone } from '../../domain/timezone.js';
 import type { EpisodeText, ResolutionItem, ResolvedEntityRef } from '../types.js';
 
 /**
@@ -45,7 +46,7 @@ function speakerRule(episode: EpisodeText): string {
 export function renderEpisode(episode: EpisodeText): string {
   return [
     `${PROMPT_LABELS.speaker}${speakerName(episode)}`,
-    `${PROMPT_LABELS.time}${episode.occurredAt}`,
+    `${PROMPT_LABELS.time}${episode.timezone ? `${formatInZone(new Date(episode.occurredAt), episode.timezone)} (${episode.timezone})` : episode.occurredAt}`,
     PROMPT_LABELS.text,
     PROMPT_LABELS.fence,
     episode.text,

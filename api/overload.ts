@@ -1,0 +1,64 @@
+import type { Request, RequestHandler } from 'express';
+import type { Deps } from '../core/deps.js';
+import { ExtractionBacklog } from '../core/memories/backlog.js';
+import { AdmissionGate } from './admissionGate.js';
+import { HttpError } from './errors.js';
+
+/** Seconds a refused read is told to wait: a read's turn comes within milliseconds once the burst passes. */
+export const READ_RETRY_AFTER_SECONDS = 1;
+/** Seconds a refused write is told to wait: the extraction backlog drains over seconds, not milliseconds. */
+export const WRITE_RETRY_AFTER_SECONDS = 5;
+
+/** Requests that only read (relative to `/v1`): every GET, and the two POST read endpoints. */
+function isRead(req: Request): boolean {
+  return req.method === 'GET' || (req.method === 'POST' && (req.path === '/search' || req.path === '/context'));
+}
+
+/** Episodes a write request would add (POST /memories, /memories/batch); 0 for anything else. */
+function episodesWritten(req: Request): number {
+  if (req.method !== 'POST') return 0;
+  if (req.path === '/memories') return 1;
+  if (req.path === '/memories/batch') {
+    const memories: unknown = (req.body as { memories?: unknown } | undefined)?.memories;
+    return Array.isArray(memories) ? memories.length : 1;
+  }
+  return 0;
+}
+
+function refuse(res: Parameters<RequestHandler>[1], seconds: number, message: string): HttpError {
+  res.set('Retry-After', String(seconds));
+  return new HttpError('unavailable', message, { retry_after_seconds: seconds });
+}
+
+/**
+ * Graceful overload for `/v1` (mounted after authentication): a read that
+ * cannot start within READ_QUEUE_TIMEOUT_MS and a write past
+ * MAX_PENDING_EPISODES answer 503 with Retry-After; a refused write stores
+ * nothing, so everything acknowledged is still extracted.
+ */
+export function overloadGuard(deps: Pick<Deps, 'pool' | 'config'>): RequestHandler & { reads: AdmissionGate; backlog: ExtractionBacklog } {
+  const reads = new AdmissionGate(deps.config.READ_CONCURRENCY ?? deps.config.DB_POOL_MAX, deps.config.READ_QUEUE_TIMEOUT_MS);
+  const backlog = new ExtractionBacklog(deps.pool, deps.config.MAX_PENDING_EPISODES);
+
+  const guard: RequestHandler = (req, res, next) => {
+    if (isRead(req)) {
+      void reads.enter().then((release) => {
+        if (!release) return next(refuse(res, READ_RETRY_AFTER_SECONDS, 'Too many reads at once; retry shortly'));
+        res.once('finish', release);
+        res.once('close', release);
+        next();
+      });
+      return;
+    }
+    const episodes = episodesWritten(req);
+    if (episodes === 0) return next();
+    backlog.admit(episodes).then(
+      (admitted) => {
+        if (!admitted) return next(refuse(res, WRITE_RETRY_AFTER_SECONDS, 'Extraction is behind; nothing was stored, retry later'));
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  };
+  return Object.assign(guard, { reads, backlog });
+}

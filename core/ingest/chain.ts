@@ -1,0 +1,132 @@
+/**
+ * The world-time chain of one single-valued slot (subject + predicate): its
+ * values ordered by `valid_from`, each closed by the value that follows it
+ * (DESIGN §4 stage 6). Pure and order-free: the chain is a function of the
+ * statements made about the slot, never of the order in which they arrived.
+ *
+ * A stored fact stands for one or more statements of its value (a value said
+ * again with no other value between confirms the fact; `stated_from` keeps
+ * when each statement said it started). Keeping them lets a value that arrives
+ * later split the fact where it falls between them: A (March), A (July), then
+ * B (June) is A March–June, B June–July, A again from July.
+ */
+
+/** One statement about the slot: of a stored fact, or a candidate of the episode being planned. */
+export interface ChainStatement {
+  /** The stored fact it belongs to, or the candidate's id. */
+  factId: string;
+  /** Identity of the value (object entity or normalized literal): equal keys are the same value. */
+  key: string;
+  /** World-time start in ms; null = unknown (before everything, as reads treat it). */
+  from: number | null;
+  /** An end the text gave ("until May", "left in 2025"); the chain never extends the value past it. */
+  statedEnd: number | null;
+  /** True for a candidate of the episode being planned. */
+  isNew: boolean;
+}
+
+/** One interval of the chain: a run of statements of one value with no other value between them. */
+export interface ChainRun {
+  /** The fact that holds the interval: a stored fact, the id given to a split of one, or a candidate to insert. */
+  factId: string;
+  /** Set when the interval is a stored fact's later part, cut off by a value that slotted in: a new fact copied from it. */
+  splitOf: string | null;
+  /** The stored fact in the run, if any. */
+  storedFactId: string | null;
+  /** Candidates of the episode folded into the run (the first one is inserted when no stored fact holds it). */
+  candidateIds: string[];
+  key: string;
+  validFrom: number | null;
+  invalidAt: number | null;
+  invalidatedBy: string | null;
+  statedEnd: number | null;
+  /** Known starts of the run's statements, ascending. */
+  statements: number[];
+}
+
+const minOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
+
+/** Unknown starts first (ordered by their end, open ones last), then by start; stored before new, ids break exact ties. */
+export function compareStatements(a: ChainStatement, b: ChainStatement): number {
+  if (a.from === null || b.from === null) {
+    if (a.from !== null) return 1;
+    if (b.from !== null) return -1;
+    const ae = a.statedEnd ?? Infinity;
+    const be = b.statedEnd ?? Infinity;
+    if (ae !== be) return ae - be;
+  } else if (a.from !== b.from) {
+    return a.from - b.from;
+  }
+  if (a.isNew !== b.isNew) return a.isNew ? 1 : -1;
+  return a.factId < b.factId ? -1 : a.factId > b.factId ? 1 : 0;
+}
+
+/** Two statements (or runs) that claim the same world time: only confidence can order them. */
+export function sameWorldTime(a: { from: number | null; statedEnd: number | null }, b: { from: number | null; statedEnd: number | null }): boolean {
+  return a.from === b.from && (a.from !== null || a.statedEnd === b.statedEnd);
+}
+
+/**
+ * Sorts the statements, folds consecutive statements of one value into one
+ * run (unless a stated end comes before the next one starts, or they belong
+ * to two different stored facts), gives each run its fact (a stored fact keeps
+ * its first run; a later run of it is a split with an id from `newId`), and
+ * closes every run at the start of the next one, or at its stated end when
+ * that comes first (then nothing closes it). Statements that tie in world time
+ * must have been arbitrated before; equal ones left (an episode's own
+ * statements) are closed together by what follows them.
+ */
+export function buildChain(statements: ChainStatement[], newId: () => string): ChainRun[] {
+  const runs: ChainRun[] = [];
+  for (const s of [...statements].sort(compareStatements)) {
+    const run = runs[runs.length - 1];
+    const joins =
+      run &&
+      run.key === s.key &&
+      (run.statedEnd === null || s.from === null || run.statedEnd >= s.from) &&
+      (s.isNew || run.storedFactId === null || run.storedFactId === s.factId);
+    if (joins) {
+      run.validFrom = run.validFrom === null ? s.from : s.from === null ? run.validFrom : Math.min(run.validFrom, s.from);
+      run.statedEnd = minOf(run.statedEnd, s.statedEnd);
+      if (s.from !== null && !run.statements.includes(s.from)) run.statements.push(s.from);
+      if (s.isNew) run.candidateIds.push(s.factId);
+      else run.storedFactId = s.factId;
+      continue;
+    }
+    runs.push({
+      factId: '',
+      splitOf: null,
+      storedFactId: s.isNew ? null : s.factId,
+      candidateIds: s.isNew ? [s.factId] : [],
+      key: s.key,
+      validFrom: s.from,
+      invalidAt: null,
+      invalidatedBy: null,
+      statedEnd: s.statedEnd,
+      statements: s.from === null ? [] : [s.from],
+    });
+  }
+  const owned = new Set<string>();
+  for (const run of runs) {
+    run.statements.sort((a, b) => a - b);
+    if (run.storedFactId === null) {
+      run.factId = run.candidateIds[0];
+    } else if (owned.has(run.storedFactId)) {
+      run.factId = newId();
+      run.splitOf = run.storedFactId;
+    } else {
+      run.factId = run.storedFactId;
+      owned.add(run.storedFactId);
+    }
+  }
+  runs.forEach((run, i) => {
+    const next = runs.slice(i + 1).find((n) => !sameWorldTime({ from: n.validFrom, statedEnd: n.statedEnd }, { from: run.validFrom, statedEnd: run.statedEnd }));
+    if (!next || next.validFrom === null || (run.statedEnd !== null && run.statedEnd < next.validFrom)) {
+      run.invalidAt = run.statedEnd;
+    } else {
+      run.invalidAt = next.validFrom;
+      run.invalidatedBy = next.factId;
+    }
+  });
+  return runs;
+}

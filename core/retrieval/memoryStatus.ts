@@ -1,0 +1,69 @@
+import type { Queryable } from '../db/pool.js';
+import { referenceTime, type ReadScope } from './scope.js';
+import { SqlParams } from './sql.js';
+
+/** What superseded a memory: the fact that replaced the last of its statements, and when. */
+export interface SupersededBy {
+  fact_id: string | null;
+  fact_text: string | null;
+  at: string;
+}
+
+/** Where a memory's statements stand at the reference time. */
+export interface MemoryStanding {
+  /** Every fact the episode produced no longer holds. */
+  superseded: SupersededBy | null;
+  /** The facts it produced that hold (for telling whether the fact list already says it). */
+  currentFactIds: Set<string>;
+}
+
+interface ProducedFactRow {
+  episode_id: string;
+  fact_id: string;
+  invalid_at: Date | null;
+  expired_at: Date | null;
+  successor_id: string | null;
+  successor_text: string | null;
+}
+
+/** A fact has ended by `at` when its world-time validity closed by then, or (now) when it was retracted. */
+function endedAt(row: ProducedFactRow, at: Date, asOf: boolean): Date | null {
+  if (row.invalid_at && row.invalid_at <= at) return row.invalid_at;
+  if (!asOf && !row.invalid_at && row.expired_at) return row.expired_at;
+  return null;
+}
+
+/**
+ * The standing of each episode's statements: the facts it produced (created,
+ * confirmed or refined; not the ones it invalidated) and whether they still
+ * hold at the reference time. One indexed query (fact_episode by episode)
+ * for the handful of memories a context block shows.
+ */
+export async function memoryStandings(db: Queryable, scope: ReadScope, episodeIds: string[]): Promise<Map<string, MemoryStanding>> {
+  const standings = new Map<string, MemoryStanding>();
+  if (!episodeIds.length) return standings;
+  const p = new SqlParams();
+  const { rows } = await db.query<ProducedFactRow>(
+    `SELECT DISTINCT fe.episode_id, f.id AS fact_id, f.invalid_at, f.expired_at, n.id AS successor_id, n.fact_text AS successor_text
+     FROM fact_episode fe JOIN fact f ON f.id = fe.fact_id
+     LEFT JOIN fact n ON n.id = f.invalidated_by AND n.forgotten_at IS NULL
+     WHERE fe.episode_id = ANY(${p.add(episodeIds)}::uuid[]) AND fe.relation <> 'invalidated'
+       AND f.namespace = ${p.add(scope.namespace)} AND f.forgotten_at IS NULL`,
+    p.values,
+  );
+  const at = referenceTime(scope);
+  const byEpisode = new Map<string, ProducedFactRow[]>();
+  for (const row of rows) byEpisode.set(row.episode_id, [...(byEpisode.get(row.episode_id) ?? []), row]);
+  for (const [episodeId, facts] of byEpisode) {
+    const ended = facts.map((f) => ({ f, end: endedAt(f, at, scope.asOf !== undefined) }));
+    const current = ended.filter((e) => !e.end).map((e) => e.f.fact_id);
+    let superseded: SupersededBy | null = null;
+    if (!current.length) {
+      // The latest ending says what holds now.
+      const last = ended.reduce((a, b) => ((b.end as Date) > (a.end as Date) ? b : a));
+      superseded = { fact_id: last.f.successor_id, fact_text: last.f.successor_text, at: (last.end as Date).toISOString() };
+    }
+    standings.set(episodeId, { superseded, currentFactIds: new Set(current) });
+  }
+  return standings;
+}

@@ -1,0 +1,111 @@
+import { orderByRelevance, queryFamilies } from '../core/retrieval/factRelevance.js';
+import type { CompactFactView } from '../core/retrieval/facts.js';
+import { wordCoverage } from '../core/retrieval/wordCoverage.js';
+import { remember, startTestStack, type TestStack } from './support/stack.js';
+
+interface ContextBody {
+  text: string;
+  facts: Array<{ id: string; fact_text: string; predicate: string }>;
+  memories: Array<{ id: string; type: string; text: string; status: string; superseded_by: { fact_id: string | null; fact_text: string | null; at: string } | null }>;
+}
+
+const NS = 'trust';
+const USER = 'u-stefan';
+
+describe('a context block an agent can trust (the Stefan story, through the real pipeline)', () => {
+  let stack: TestStack;
+  let before: string;
+  let after: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    before = (await remember(stack, { namespace: NS, user_id: USER, content: 'Stefan works at Premex.', occurred_at: '2026-01-10T09:00:00Z' })).id;
+    after = (await remember(stack, { namespace: NS, user_id: USER, content: 'Stefan left Premex and now works at Acme.', occurred_at: '2026-03-01T09:00:00Z' })).id;
+  });
+  afterAll(async () => {
+    await stack.stop();
+  });
+
+  const context = async (body: Record<string, unknown>) => {
+    const res = await stack.request<ContextBody>('POST', '/v1/context', { namespace: NS, ...body });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  for (const scoped of [true, false]) {
+    describe(scoped ? 'for the user' : 'by the entity the query names', () => {
+      const ask = () => context({ ...(scoped ? { user_id: USER } : {}), query: 'where does Stefan work?' });
+
+      it('never presents the superseded statement as current: its line and its JSON carry the status', async () => {
+        const body = await ask();
+        const old = body.memories.find((m) => m.id === before);
+        expect(old).toMatchObject({ status: 'superseded', superseded_by: { at: '2026-03-01T09:00:00.000Z' } });
+        expect(old?.superseded_by?.fact_text).toMatch(/Stefan works at Acme\.|Stefan left Premex\./);
+        const line = body.text.split('\n').find((l) => l.includes('Stefan works at Premex.'));
+        expect(line).toMatch(/^- \[2026-01-10\] Stefan works at Premex\. \(superseded 2026-03-01: now Stefan (works at Acme|left Premex)\.\)$/);
+        // Nothing in the facts says Premex is current.
+        expect(body.facts.some((f) => f.fact_text === 'Stefan works at Premex.')).toBe(false);
+      });
+
+      it("leads with Stefan's current employer; the transition follows the state it explains", async () => {
+        const body = await ask();
+        expect(body.facts[0]).toMatchObject({ predicate: 'works_at', fact_text: 'Stefan works at Acme.' });
+        const lines = body.text.split('\n');
+        const acme = lines.indexOf(lines.find((l) => l.startsWith('- Stefan works at Acme.')) ?? '');
+        const left = lines.indexOf(lines.find((l) => l.startsWith('- Stefan left Premex.')) ?? '');
+        expect(acme).toBeGreaterThan(0);
+        expect(left).toBeGreaterThan(acme);
+        expect(body.text).toMatch(/^Known facts \(current, most relevant first\):\n- Stefan works at Acme\./);
+      });
+
+      it('does not show a memory that only repeats listed facts', async () => {
+        const body = await ask();
+        expect(body.memories.map((m) => m.id)).not.toContain(after);
+        expect(body.text.match(/Stefan left Premex/g)).toHaveLength(1);
+        expect(body.memories.filter((m) => m.status === 'current').every((m) => m.superseded_by === null)).toBe(true);
+      });
+    });
+  }
+
+  it('without a query the recent memories carry the same status', async () => {
+    const body = await context({ user_id: USER });
+    expect(body.memories.find((m) => m.id === before)?.status).toBe('superseded');
+    expect(body.text).toContain('Stefan works at Premex. (superseded 2026-03-01');
+  });
+
+  it('as of a time before the change, the old statement is current again', async () => {
+    const body = await context({ user_id: USER, query: 'where does Stefan work?', as_of: '2026-02-01T00:00:00Z' });
+    expect(body.facts.map((f) => f.fact_text)).toEqual(['Stefan works at Premex.']);
+    // It is listed as a fact, so its memory (which only repeats it) is not shown again.
+    expect(body.memories.map((m) => m.id)).not.toContain(before);
+    expect(body.text).not.toContain('superseded');
+  });
+});
+
+describe('fact relevance (pure)', () => {
+  const fact = (id: string, predicate: string, family: string, text: string): CompactFactView => ({
+    id, subject: { id: 's', name: 'Stefan', type: 'person' }, predicate, family, object: null, value: null, fact_text: text,
+    effective_confidence: 0.5, decay_class: 'slow_decay', freshness: 'confirmed today', last_confirmed_at: '2026-01-01T00:00:00Z', valid_from: null, episode_ids: [],
+  });
+
+  it('maps query words to the families they ask about', () => {
+    expect([...queryFamilies('Where does Stefan work?')]).toEqual(['work']);
+    expect([...queryFamilies('where does she live')]).toEqual(['places']);
+    expect([...queryFamilies('which plan is Giulia on?')]).toEqual(['ownership']);
+    expect(queryFamilies('hello there').size).toBe(0);
+  });
+
+  it('orders on-topic states, then their transitions, then the rest (stable otherwise)', () => {
+    const likes = fact('1', 'likes', 'preferences', 'Stefan likes jazz.');
+    const left = fact('2', 'left', 'events', 'Stefan left Premex.');
+    const works = fact('3', 'works_at', 'work', 'Stefan works at Acme.');
+    const lives = fact('4', 'lives_in', 'places', 'Stefan lives in Graz.');
+    expect(orderByRelevance([likes, left, works, lives], 'where does Stefan work?').map((f) => f.id)).toEqual(['3', '2', '1', '4']);
+    expect(orderByRelevance([likes, left, works, lives], 'does Stefan like jazz').map((f) => f.id)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('word coverage tells a memory that only repeats facts from one that adds something', () => {
+    expect(wordCoverage('Stefan left Premex and now works at Acme.', ['Stefan left Premex.', 'Stefan works at Acme.'])).toBe(1);
+    expect(wordCoverage('Giulia upgraded to the Advanced plan and asked us to stop calling her.', ['Giulia has the Advanced plan.'])).toBeLessThan(0.5);
+  });
+});
