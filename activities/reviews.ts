@@ -35,9 +35,10 @@ export function createReviewActivities(deps: ActivityDeps) {
     },
 
     /** Flags the item escalated (once) with an audit row. */
-    async escalateReview(input: { reviewId: string }): Promise<{ escalated: boolean }> {
-      const { escalated } = await markEscalated(deps, { reviewId: input.reviewId, ...runOf() });
-      return { escalated };
+    async escalateReview(input: { reviewId: string }): Promise<{ escalated: boolean; stillOpen: boolean }> {
+      const { escalated, review } = await markEscalated(deps, { reviewId: input.reviewId, ...runOf() });
+      // Closed elsewhere meanwhile (e.g. the history re-chain made a conflict moot): nothing left to wait for.
+      return { escalated, stillOpen: review?.status === 'open' };
     },
 
     /** POSTs the escalated item to REVIEW_WEBHOOK_URL, if set. */

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { ERASE_USER_WORKFLOW_TYPE, eraseWorkflowId, type EraseUserInput } from '../core/governance/contracts.js';
-import { ROOT } from './support/env.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
+import { spawnWorkerProcess, stopProcess } from './support/workerProcess.js';
 
 const NS = 'gov-erase';
 const OTHER_NS = 'gov-erase-other';
@@ -172,20 +170,7 @@ describe('erasure of a user (DELETE /v1/users/:user_id, eraseUser workflow)', ()
     for (let i = 0; i < 8; i++) await remember(stack, { namespace: NS, user_id: 'kim', content: `Kim met Dana${i} in Quellport${i}. Kim likes ${WORD}${i}.` });
     await stack.worker!.shutdown();
     // A worker in a process of its own, so that it can die the way a crashed host does.
-    const config = stack.deps.config;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/main.ts')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_OPTIONS: '',
-        DATABASE_URL: config.DATABASE_URL,
-        TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
-        EMBEDDING_PROVIDER: 'hash',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
-    });
+    const child = spawnWorkerProcess(stack.deps.config, { EMBEDDING_PROVIDER: 'hash' });
     const workflowId = eraseWorkflowId(NS, 'kim');
     const input: EraseUserInput = { namespace: NS, userId: 'kim', batchSize: 1, batchesPerRun: 4 };
     const handle = await stack.deps.temporal.client.workflow.start(ERASE_USER_WORKFLOW_TYPE, { workflowId, taskQueue: stack.deps.temporal.taskQueue, args: [input] });
@@ -197,10 +182,8 @@ describe('erasure of a user (DELETE /v1/users/:user_id, eraseUser workflow)', ()
         if (Date.now() > deadline) throw new Error(`the external worker never got the erasure going: ${JSON.stringify(progress.body)}`);
         await sleep(20);
       }
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await stopProcess(child, 'SIGKILL');
     }
     const midway = await stack.request<ErasureBody>('GET', `/v1/erasures/${encodeURIComponent(workflowId)}`, undefined, operator.key);
     expect(midway.body.status).toBe('running');

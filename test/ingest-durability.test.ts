@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { RECONCILE_SCHEDULE_ID } from '../core/ingest/contracts.js';
 import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
 import { ensureSchedules } from '../workers/runtime.js';
 import { RestartableTemporal } from './support/devServer.js';
-import { ROOT } from './support/env.js';
 import { startOpenAIStub } from './support/openaiStub.js';
 import { providerResponder } from './support/openaiStubResponder.js';
 import { remember, startTestStack, waitForStatus } from './support/stack.js';
+import { spawnWorkerProcess, stopProcess } from './support/workerProcess.js';
 
 type FactLine = [string, string | null, string];
 
@@ -54,23 +52,7 @@ describe('durability of the write path', () => {
     });
     const content = 'Hana works at Kestrel. She lives in Osaka and prefers morning meetings.';
     try {
-      const config = stack.deps.config;
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/main.ts')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NODE_OPTIONS: '',
-          DATABASE_URL: config.DATABASE_URL,
-          TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS,
-          TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
-          LLM_PROVIDER: 'openai',
-          OPENAI_BASE_URL: stub.url,
-          OPENAI_API_KEY: 'stub-key',
-          LLM_TIMEOUT_MS: '10000',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: 'ignore',
-      });
+      const child = spawnWorkerProcess(stack.deps.config, { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'stub-key', LLM_TIMEOUT_MS: '10000' });
       const res = await stack.request<{ id: string }>('POST', '/v1/memories', { namespace: 'killed', content, occurred_at: '2026-03-03T00:00:00Z' });
       // Wait until the external worker is inside a stage (a model call takes 1.5 s), then kill it.
       const deadline = Date.now() + 60_000;
@@ -80,8 +62,7 @@ describe('durability of the write path', () => {
         if (Date.now() > deadline) throw new Error('external worker never reached fact extraction');
         await new Promise((r) => setTimeout(r, 50));
       }
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      await stopProcess(child, 'SIGKILL');
 
       await stack.startWorker();
       const done = await waitForStatus(stack, res.body.id, ['extracted', 'failed'], 120_000);

@@ -1,7 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { itServerOnly } from './support/serverOnly.js';
 import { ADMIN_KEY, startTestStack, type TestStack } from './support/stack.js';
+import { spawnWorkerProcess, stopProcess } from './support/workerProcess.js';
 
 /**
  * Graceful overload: an open-loop load (each request sent on its schedule,
@@ -46,11 +48,16 @@ const percentile = (values: number[], p: number) => {
 
 describe('graceful overload', () => {
   let stack: TestStack;
+  let extractionWorker: ChildProcess;
 
   beforeAll(async () => {
-    stack = await startTestStack({ env: ENV });
+    // The API in this process; the worker in its own, as `npm run worker` runs it beside an API on one host:
+    // at WORKER_NICE (10), so extraction yields the CPU to the reads a person waits for.
+    stack = await startTestStack({ env: ENV, withWorker: false });
+    extractionWorker = spawnWorkerProcess(stack.deps.config);
   });
   afterAll(async () => {
+    await stopProcess(extractionWorker);
     await stack.stop();
   });
 

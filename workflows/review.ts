@@ -56,7 +56,9 @@ export async function review(rawInput: ReviewWorkflowInput): Promise<ReviewOutco
     const delay = escalationDelayMs(Date.parse(subject.createdAt), subject.escalateAfterMs, Date.now());
     const woke = delay > 0 ? await condition(() => live.decided || historyFull(), delay) : false;
     if (!woke) {
-      await books.escalateReview({ reviewId });
+      const { stillOpen } = await books.escalateReview({ reviewId });
+      // Histories recorded before `stillOpen` existed carry no such field: they go on as they did.
+      if (stillOpen === false) return { reviewId, outcome: 'already_decided', decision: null, applied: false };
       live.escalated = true;
       try {
         await webhook.notifyReviewWebhook({ reviewId });
