@@ -92,10 +92,18 @@ export function createDreamActivities(deps: ActivityDeps) {
 
     /** Pass 2: idle working memory whose session workflow is gone is archived. */
     async dreamExpireSessions(input: DreamBatchInput): Promise<DreamBatchResult> {
-      return runBatch('session_expiry', input, async ({ cursor, tx }) => {
-        const r = await expireSessionsBatch(deps, tx, { namespace: cursor.namespace, after: cursor.after, now: new Date(input.now), limit: input.limit, workflowId: workflowIdOfActivity() });
-        return { counts: { sessions_checked: r.sessionsChecked, sessions_expired: r.sessionsExpired }, full: r.full, lastKey: r.lastId };
-      });
+      // Archived before the batch's ledger transaction, not inside it: archiveSession commits its own
+      // transactions, which must not wait on one held open here (on the embedded PGlite, one session,
+      // they would wait forever). Archiving is idempotent, so a retried batch archives nothing twice.
+      const place = input.cursor ?? (await firstCursor(deps.pool, input.scope));
+      const r = place
+        ? await expireSessionsBatch(deps, deps.pool, { namespace: place.namespace, after: place.after, now: new Date(input.now), limit: input.limit, workflowId: workflowIdOfActivity() })
+        : null;
+      return runBatch('session_expiry', input, async () => ({
+        counts: { sessions_checked: r?.sessionsChecked ?? 0, sessions_expired: r?.sessionsExpired ?? 0 },
+        full: r?.full ?? false,
+        lastKey: r?.lastId ?? null,
+      }));
     },
 
     /** Pass 3: duplicate-entity candidates become merge review items (never merges). */

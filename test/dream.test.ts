@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createActivities } from '../activities/index.js';
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { toVectorSql } from '../core/db/pool.js';
-import { nameKey } from '../core/domain/canonical.js';
-import { DREAM_SCHEDULE_ID, DREAM_WORKFLOW_TYPE, dreamWorkflowId, type DreamInput, type DreamReport } from '../core/dream/contracts.js';
+import { DREAM_SCHEDULE_ID, DREAM_WORKFLOW_TYPE, type DreamReport } from '../core/dream/contracts.js';
 import { createExtractionProvider } from '../core/extraction/index.js';
 import { ensureDreamSchedule } from '../workers/runtime.js';
+import { dreamFixtures } from './support/dreamFixtures.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 
 const DAY = 86_400_000;
@@ -47,48 +47,7 @@ describe('dream', () => {
 
   const pool = () => stack.deps.pool;
 
-  async function namespace(prefix: string): Promise<string> {
-    const ns = `${prefix}-${randomUUID().slice(0, 8)}`;
-    await pool().query('INSERT INTO namespace (id) VALUES ($1)', [ns]);
-    return ns;
-  }
-
-  async function entity(ns: string, name: string, type = 'person', aliases: string[] = []): Promise<string> {
-    const id = randomUUID();
-    const [vector] = await stack.deps.nameEmbedder.embed([name]);
-    await pool().query(
-      `INSERT INTO entity (id, namespace, type, name, name_key, aliases, name_embedding, embedding_model, first_seen_at, last_seen_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::vector, $8, now(), now())`,
-      [id, ns, type, name, nameKey(name), aliases, toVectorSql(vector), stack.deps.nameEmbedder.model],
-    );
-    return id;
-  }
-
-  async function fact(
-    ns: string,
-    subjectId: string,
-    f: { text: string; confidence: number; decayClass: 'permanent' | 'slow_decay' | 'fast_decay'; confirmedAt: Date; embeddingModel?: string },
-  ): Promise<string> {
-    const id = randomUUID();
-    const [vector] = await stack.deps.embedder.embed([f.text]);
-    await pool().query(
-      `INSERT INTO fact (id, namespace, subject_id, predicate, predicate_raw, family, value, fact_text, memory_kind, confidence, decay_class,
-                         last_confirmed_at, source, sensitivity, embedding, embedding_model)
-       VALUES ($1, $2, $3, 'likes', 'likes', 'preferences', $4, $4, 'semantic', $5, $6, $7, 'test', 'internal', $8::vector, $9)`,
-      [id, ns, subjectId, f.text, f.confidence, f.decayClass, f.confirmedAt, toVectorSql(vector), f.embeddingModel ?? stack.deps.embedder.model],
-    );
-    return id;
-  }
-
-  /** Starts a dream run through Temporal, as the API does, and waits for its report. */
-  async function runDream(input: DreamInput & { runId: string }): Promise<DreamReport> {
-    const handle = await stack.deps.temporal.client.workflow.start(DREAM_WORKFLOW_TYPE, {
-      workflowId: dreamWorkflowId(input.runId),
-      taskQueue: stack.deps.temporal.taskQueue,
-      args: [input],
-    });
-    return handle.result();
-  }
+  const { namespace, entity, fact, runDream, counts } = dreamFixtures(() => stack);
 
   async function factRow(id: string) {
     const { rows } = await pool().query<{ effective_confidence: number | null; decayed_at: Date | null; stale: boolean }>(
@@ -296,7 +255,6 @@ describe('dream', () => {
     const runId = randomUUID();
     failDecayOnceFor.add(runId);
     const faultyReport = await runDream({ runId, namespace: faulty, now: T.toISOString(), ...small });
-    const counts = (r: DreamReport) => Object.fromEntries(Object.entries(r.passes).map(([pass, { seconds: _s, ...c }]) => [pass, c]));
     expect(counts(faultyReport)).toEqual(counts(cleanReport));
     expect(faultyReport.passes.decay).toMatchObject({ facts_updated: 5, stale_marked: 3 });
     expect(faultyReport.totals.batches).toBe(cleanReport.totals.batches);

@@ -19,10 +19,11 @@ type DreamActivities = Pick<
   'beginDreamRun' | 'dreamDecay' | 'dreamExpireSessions' | 'dreamProposeMerges' | 'dreamReembed' | 'finishDreamRun' | 'failDreamRun'
 >;
 
-// Batches are short SQL transactions (re-embedding runs the model): a worker that dies mid-batch is noticed within a minute.
+// Batches are short SQL transactions (re-embedding runs the model over a few hundred texts) that heartbeat
+// as they start: a worker that dies mid-batch is noticed within 15 s and the batch runs again elsewhere.
 const activities = proxyActivities<DreamActivities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '15s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: ['DreamRunNotFound'] },
 });
 
