@@ -110,7 +110,7 @@ export function createDreamActivities(deps: ActivityDeps) {
     async dreamProposeMerges(input: DreamBatchInput): Promise<DreamBatchResult> {
       return runBatch('duplicates', input, async ({ cursor, tx }) => {
         const r = await duplicatesBatch(tx, { namespace: cursor.namespace, after: cursor.after, limit: input.limit, cause: { actor: ACTOR, workflowId: workflowIdOfActivity() } });
-        return { counts: { entities_checked: r.entitiesChecked, pairs_proposed: r.pairsProposed }, reviewIds: r.reviewIds, full: r.full, lastKey: r.lastId };
+        return { counts: { entities_checked: r.entitiesChecked, pairs_proposed: r.pairsProposed }, full: r.full, lastKey: r.lastId };
       });
     },
 

@@ -4,23 +4,19 @@ import type { DreamBatchResult, DreamCursor, DreamPass, PassCounts } from './con
 import { addBatch } from './report.js';
 import { loadRun, storedReport } from './runs.js';
 
-/** What one batch did: its counts, where the next batch starts, anything to do after its commit. */
+/** What one batch did: its counts and where the next batch starts. */
 export interface BatchOutcome<P extends DreamPass> {
   counts: PassCounts<P>;
   next: DreamCursor | null;
-  /** Review items the batch opened (their workflows start after the commit). */
-  reviewIds?: string[];
 }
 
 /** The last applied batch, kept in `dream_run.report.checkpoint`. */
 interface Checkpoint {
   batch: number;
   next: DreamCursor | null;
-  reviewIds: string[];
 }
 
 export interface AppliedBatch extends DreamBatchResult {
-  reviewIds: string[];
   /** False when a retry found the batch already applied. */
   applied: boolean;
 }
@@ -50,13 +46,13 @@ export async function applyBatch<P extends DreamPass>(
     if (!run) throw ApplicationFailure.nonRetryable(`dream run ${runId} not found`, 'DreamRunNotFound');
     const done = checkpointOf(run.report);
     if (done && done.batch >= batch) {
-      return { next: done.next, report: storedReport(run.report), reviewIds: done.reviewIds, applied: false };
+      return { next: done.next, report: storedReport(run.report), applied: false };
     }
     const started = performance.now();
     const outcome = await work(tx);
     const report = addBatch(storedReport(run.report), pass, outcome.counts, (performance.now() - started) / 1000);
-    const checkpoint: Checkpoint = { batch, next: outcome.next, reviewIds: outcome.reviewIds ?? [] };
+    const checkpoint: Checkpoint = { batch, next: outcome.next };
     await tx.query('UPDATE dream_run SET report = $2 WHERE id = $1', [runId, JSON.stringify({ ...report, checkpoint })]);
-    return { next: outcome.next, report, reviewIds: checkpoint.reviewIds, applied: true };
+    return { next: outcome.next, report, applied: true };
   });
 }

@@ -1,6 +1,7 @@
 import { writeAudit } from '../audit/auditLog.js';
 import { withTransaction, type PoolClient } from '../db/pool.js';
 import type { Deps } from '../deps.js';
+import { forgetGraphRow } from '../graph/forgetRow.js';
 import { FORGOTTEN_BY, type Requester } from '../memories/forget.js';
 
 export interface EntityForgetResult {
@@ -50,23 +51,7 @@ export async function forgetEntity(deps: Pick<Deps, 'pool'>, entityId: string, w
   return withTransaction(deps.pool, async (tx) => {
     const row = await lockEntity(tx, entityId, who);
     if (!row) return null;
-    if (row.forgotten_at && row.marker === null) return { id: entityId, forgotten_at: row.forgotten_at.toISOString() };
-    const { rows } = await tx.query<{ forgotten_at: Date }>(
-      `UPDATE entity SET forgotten_at = coalesce(forgotten_at, now()), properties = properties - '${FORGOTTEN_BY}', updated_at = now()
-        WHERE id = $1 RETURNING forgotten_at`,
-      [entityId],
-    );
-    const forgottenAt = rows[0].forgotten_at.toISOString();
-    await writeAudit(tx, { namespace: row.namespace, actor: who.actor, requestId: who.requestId }, [
-      {
-        action: 'entity.forgotten',
-        targetType: 'entity',
-        targetId: entityId,
-        before: { forgotten_at: row.forgotten_at?.toISOString() ?? null, [FORGOTTEN_BY]: row.marker },
-        after: { forgotten_at: forgottenAt },
-      },
-    ]);
-    return { id: entityId, forgotten_at: forgottenAt };
+    return forgetGraphRow(tx, 'entity', entityId, row, who);
   });
 }
 

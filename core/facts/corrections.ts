@@ -1,6 +1,7 @@
 import { toVectorSql, withTransaction } from '../db/pool.js';
 import type { Deps } from '../deps.js';
 import { writeAudit } from '../audit/auditLog.js';
+import { forgetGraphRow } from '../graph/forgetRow.js';
 import { FORGOTTEN_BY, type Requester } from '../memories/forget.js';
 import { factSelect, factView, type FactView } from './query.js';
 
@@ -134,23 +135,7 @@ export async function forgetFact(deps: Pick<Deps, 'pool'>, factId: string, who: 
     );
     const row = rows[0];
     if (!row || (who.namespace !== null && who.namespace !== row.namespace)) return null;
-    if (row.forgotten_at && row.marker === null) return { id: factId, forgotten_at: row.forgotten_at.toISOString() };
-    const { rows: updated } = await tx.query<{ forgotten_at: Date }>(
-      `UPDATE fact SET forgotten_at = coalesce(forgotten_at, now()), properties = properties - '${FORGOTTEN_BY}', updated_at = now()
-        WHERE id = $1 RETURNING forgotten_at`,
-      [factId],
-    );
-    const forgottenAt = updated[0].forgotten_at.toISOString();
-    await writeAudit(tx, { namespace: row.namespace, actor: who.actor, requestId: who.requestId }, [
-      {
-        action: 'fact.forgotten',
-        targetType: 'fact',
-        targetId: factId,
-        before: { forgotten_at: row.forgotten_at?.toISOString() ?? null, [FORGOTTEN_BY]: row.marker },
-        after: { forgotten_at: forgottenAt },
-      },
-    ]);
-    return { id: factId, forgotten_at: forgottenAt };
+    return forgetGraphRow(tx, 'fact', factId, row, who);
   });
 }
 
