@@ -5,10 +5,13 @@ import type { CommitResult, EpisodeSnapshot, ResolvedEntity, TimedFact, WritePla
 import { MAX_GRAPH_WRITES_PER_EPISODE } from '../core/ingest/contracts.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { applyWriteLimit } from '../core/ingest/writeLimit.js';
+import { contentTypeOf } from '../core/sources/contentType.js';
+import { graphWriteLimit } from '../core/sources/limits.js';
 import type { ActivityDeps } from './deps.js';
 import { recordStage, type StageRunLog } from './stageRecorder.js';
 import { settlePlan } from './settleInsert.js';
 import { startReviewWorkflows } from '../core/reviews/start.js';
+import { settleReplacedContent } from '../core/memories/update.js';
 
 const ACTOR = 'workflow:ingestEpisode';
 
@@ -122,7 +125,8 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
         reviews: input.plan.reviews.length,
       };
       return recordStage(stageRuns, 'commit', { namespace: episode.namespace, episodeId: episode.id }, summary, async () => {
-        const limited = applyWriteLimit(input.entities, input.plan, MAX_GRAPH_WRITES_PER_EPISODE);
+        const writeLimit = graphWriteLimit(contentTypeOf(episode), MAX_GRAPH_WRITES_PER_EPISODE);
+        const limited = applyWriteLimit(input.entities, input.plan, writeLimit);
         const { entities } = limited;
         // Statements whose insert the write limit dropped (or whose new entity it dropped) stay out of the re-plan too.
         const keptInserts = new Set(limited.plan.inserts.map((f) => f.id));
@@ -230,23 +234,38 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
 
           // New facts (invalidated_by is linked afterwards: it may point at a fact inserted here).
           const reviewed = new Set(plan.reviews.map((r) => r.candidateId));
-          for (const f of plan.inserts) {
-            const c = f.candidate;
+          // One statement for all of them: a structured batch inserts a thousand (rows travel as one JSON parameter).
+          if (plan.inserts.length) {
             await tx.query(
               `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text,
                                  memory_kind, importance, confidence, decay_class, last_confirmed_at, valid_from, invalid_at,
                                  expired_at, source, sensitivity, properties, embedding, embedding_model)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                       CASE WHEN $18::boolean THEN now() END, $19, $20, $21, $22::vector, $23)
+               SELECT r.id, $1, $2, r.subject_id, r.predicate, r.predicate_raw, r.family, r.object_id, r.value, r.fact_text,
+                      r.memory_kind, r.importance, r.confidence, r.decay_class, $3, r.valid_from, r.invalid_at,
+                      CASE WHEN r.expired THEN now() END, $4, r.sensitivity, r.properties, r.embedding::vector, $5
+                 FROM jsonb_to_recordset($6::jsonb) AS r(id uuid, subject_id uuid, predicate text, predicate_raw text, family text,
+                      object_id uuid, value text, fact_text text, memory_kind text, importance float8, confidence float8, decay_class text,
+                      valid_from timestamptz, invalid_at timestamptz, expired boolean, sensitivity text, properties jsonb, embedding text)
                ON CONFLICT (id) DO NOTHING`,
               [
-                f.id, episode.namespace, scopeUser, f.subjectId, c.predicate, c.predicate_raw, c.family, f.objectId,
-                f.objectId ? null : c.value, c.fact_text, c.memory_kind, c.importance, c.confidence, f.decayClass, occurredAt,
-                // Awaiting review, or already closed by its successor (as a superseded fact is): not current in system time.
-                f.validFrom, f.invalidAt, reviewed.has(f.id) || !!f.invalidatedBy, source, f.sensitivity,
-                JSON.stringify({ ...(reviewed.has(f.id) ? { pending_review: true } : {}), ...statedFromProperty(f.statedFrom) }), vectorOrNull(factVectors.get(f.id)), deps.embedder.model,
+                episode.namespace, scopeUser, occurredAt, source, deps.embedder.model,
+                JSON.stringify(
+                  plan.inserts.map((f) => ({
+                    id: f.id, subject_id: f.subjectId, predicate: f.candidate.predicate, predicate_raw: f.candidate.predicate_raw,
+                    family: f.candidate.family, object_id: f.objectId, value: f.objectId ? null : f.candidate.value, fact_text: f.candidate.fact_text,
+                    memory_kind: f.candidate.memory_kind, importance: f.candidate.importance, confidence: f.candidate.confidence, decay_class: f.decayClass,
+                    valid_from: f.validFrom, invalid_at: f.invalidAt,
+                    // Awaiting review, or already closed by its successor (as a superseded fact is): not current in system time.
+                    expired: reviewed.has(f.id) || !!f.invalidatedBy, sensitivity: f.sensitivity,
+                    properties: { ...(reviewed.has(f.id) ? { pending_review: true } : {}), ...statedFromProperty(f.statedFrom) },
+                    embedding: vectorOrNull(factVectors.get(f.id)),
+                  })),
+                ),
               ],
             );
+          }
+          for (const f of plan.inserts) {
+            const c = f.candidate;
             factLinks.push({ fact_id: f.id, relation: 'created' });
             auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: c.fact_text, predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt, invalidated_by: f.invalidatedBy ?? null }));
           }
@@ -346,7 +365,7 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
 
           const droppedWrites = limited.dropped.entities + limited.dropped.facts + limited.dropped.updates;
           if (droppedWrites > 0) {
-            auditRows.push(auditRow('graph.write_limit_exceeded', { type: 'episode', id: episode.id }, null, { limit: MAX_GRAPH_WRITES_PER_EPISODE, dropped: limited.dropped }));
+            auditRows.push(auditRow('graph.write_limit_exceeded', { type: 'episode', id: episode.id }, null, { limit: writeLimit, dropped: limited.dropped }));
           }
           if (factLinks.length) {
             await tx.query(
@@ -355,6 +374,8 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
               [episode.id, JSON.stringify(factLinks)],
             );
           }
+          // An updated memory: what only its replaced content said stops being current (core/memories/update.ts).
+          auditRows.push(...(await settleReplacedContent(tx, episode.id, factLinks)));
           await tx.query(`UPDATE episode SET status = 'extracted', extracted_at = now(), error = NULL, updated_at = now() WHERE id = $1`, [episode.id]);
           auditRows.push(auditRow('episode.extracted', { type: 'episode', id: episode.id }, null, summary));
           await writeAudit(tx, cause, auditRows);

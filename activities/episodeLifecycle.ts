@@ -6,6 +6,7 @@ import { storeEpisodeVectors } from '../core/memories/episodeVectors.js';
 import { FORGOTTEN_BEFORE_EXTRACTION, FORGOTTEN_DURING_EXTRACTION } from '../core/memories/forget.js';
 import type { ActivityDeps } from './deps.js';
 import { searchAttributesUsable } from '../core/temporal/searchAttributes.js';
+import { contentTypeOf, isProse } from '../core/sources/contentType.js';
 
 interface EpisodeRow {
   id: string;
@@ -24,6 +25,7 @@ interface EpisodeRow {
   has_embedding: boolean;
   timezone: string | null;
   forgotten: boolean;
+  content_type: string;
 }
 
 function snapshot(row: EpisodeRow): EpisodeSnapshot {
@@ -42,6 +44,7 @@ function snapshot(row: EpisodeRow): EpisodeSnapshot {
     skipExtraction: row.skip_extraction,
     status: row.status,
     timezone: row.timezone,
+    contentType: contentTypeOf({ contentType: row.content_type }),
   };
 }
 
@@ -57,7 +60,7 @@ export function createLifecycleActivities(deps: ActivityDeps) {
         WHERE id = $1 AND status IN ('pending', 'extracting', 'failed')
         RETURNING id, namespace, user_id, agent_id, run_id, speaker, content, source, metadata, occurred_at,
                   t_valid_override, skip_extraction, status, embedding IS NOT NULL AS has_embedding,
-                  forgotten_at IS NOT NULL AS forgotten,
+                  forgotten_at IS NOT NULL AS forgotten, content_type,
                   COALESCE(timezone, (SELECT n.timezone FROM namespace n WHERE n.id = episode.namespace)) AS timezone`,
       [input.episodeId, runId, FORGOTTEN_BEFORE_EXTRACTION],
     );
@@ -73,7 +76,8 @@ export function createLifecycleActivities(deps: ActivityDeps) {
     if (row.forgotten) return { proceed: false, status: 'skipped' };
     if (!row.has_embedding) {
       // Derived data, recomputed on the next extraction if a crash loses it: no need to wait for the WAL flush.
-      await storeEpisodeVectors(deps.telemetryPool, deps.embedder, [row], { passages: deps.config.EPISODE_PASSAGES });
+      const passages = deps.config.EPISODE_PASSAGES && isProse(contentTypeOf({ contentType: row.content_type }));
+      await storeEpisodeVectors(deps.telemetryPool, deps.embedder, [row], { passages });
     }
     if (row.status === 'skipped') return { proceed: false, status: 'skipped' };
     return { proceed: true, episode: snapshot(row) };

@@ -4,6 +4,8 @@ import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import type { EpisodeSnapshot, ResolvedEntity } from '../core/ingest/contracts.js';
 import { baseKeys, decideByBaseName } from '../core/entities/baseNameMatch.js';
 import { chunkText } from '../core/extraction/chunk.js';
+import { extractorFor } from '../core/extraction/index.js';
+import { contentTypeOf } from '../core/sources/contentType.js';
 import { explicitCandidate, explicitEntities, explicitFactOf } from '../core/ingest/explicitFact.js';
 import {
   addUsage,
@@ -11,6 +13,7 @@ import {
   type EntityCandidate,
   type EpisodeText,
   type ExistingEntity,
+  type ExtractionProvider,
   type FactCandidate,
   type ResolutionItem,
 } from '../core/extraction/types.js';
@@ -24,32 +27,44 @@ function episodeText(episode: EpisodeSnapshot, text = episode.content): EpisodeT
 /** Merges candidates that name the same thing (case-insensitive, alias-aware). */
 export function mergeCandidates(candidates: EntityCandidate[]): EntityCandidate[] {
   const merged: EntityCandidate[] = [];
+  // type|name key → merged candidate: linear in the candidates (a JSON batch names thousands).
+  const byKey = new Map<string, EntityCandidate>();
   for (const c of candidates) {
-    const keys = new Set([c.name, ...c.aliases].map(canonicalKey));
-    const same = merged.find((m) => m.type === c.type && [m.name, ...m.aliases].some((n) => keys.has(canonicalKey(n))));
+    const keys = [c.name, ...c.aliases].map(canonicalKey);
+    const same = keys.map((k) => byKey.get(`${c.type}|${k}`)).find(Boolean);
     if (same) {
       same.aliases = [...new Set([...same.aliases, ...c.aliases, c.name])].filter((a) => canonicalKey(a) !== canonicalKey(same.name));
     } else {
       merged.push({ ...c, aliases: [...c.aliases] });
     }
+    const target = same ?? merged[merged.length - 1];
+    for (const k of keys) if (!byKey.has(`${c.type}|${k}`)) byKey.set(`${c.type}|${k}`, target);
   }
   return merged;
 }
 
+/** The text a provider reads: chunks of prose, or the whole stored document for a source provider. */
+function providerChunks(provider: ExtractionProvider, episode: EpisodeSnapshot): string[] {
+  return provider.wholeEpisode ? [episode.content] : chunkText(episode.content);
+}
+
 export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageRunLog) {
   const scopeOf = (episode: EpisodeSnapshot) => ({ namespace: episode.namespace, episodeId: episode.id });
+  /** The episode's provider: the configured text provider, or the one of its source (email, calendar, json). */
+  const providerOf = (episode: EpisodeSnapshot) => extractorFor(contentTypeOf(episode), deps.extractor);
 
   return {
     /** Stage 1: `{name, type}` candidates; long episodes are chunked. */
     async entityExtract(input: { episode: EpisodeSnapshot }): Promise<EntityCandidate[]> {
       const { episode } = input;
-      return recordStage(stageRuns, 'entity-extract', scopeOf(episode), { chars: episode.content.length }, async () => {
+      const provider = providerOf(episode);
+      return recordStage(stageRuns, 'entity-extract', scopeOf(episode), { chars: episode.content.length, provider: provider.name }, async () => {
         const explicit = explicitFactOf(episode.metadata);
         if (explicit) return { output: explicitEntities(explicit) };
         let usage = NO_USAGE;
         const all: EntityCandidate[] = [];
-        for (const chunk of chunkText(episode.content)) {
-          const result = await deps.extractor.extractEntities(episodeText(episode, chunk));
+        for (const chunk of providerChunks(provider, episode)) {
+          const result = await provider.extractEntities(episodeText(episode, chunk));
           usage = addUsage(usage, result.usage);
           all.push(...result.entities);
         }
@@ -60,36 +75,49 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
     /** Stage 2: nearest existing entities (exact/alias match + pgvector ANN), then one batched judgement. */
     async entityResolve(input: { episode: EpisodeSnapshot; entities: EntityCandidate[] }): Promise<ResolvedEntity[]> {
       const { episode, entities } = input;
-      return recordStage(stageRuns, 'entity-resolve', scopeOf(episode), { entities }, async () => {
+      const provider = providerOf(episode);
+      return recordStage(stageRuns, 'entity-resolve', scopeOf(episode), { entities, provider: provider.name }, async () => {
         if (entities.length === 0) return { output: [] };
         const scopeUser = episode.userId ?? '';
-        const vectors = await deps.nameEmbedder.embed(entities.map((e) => e.name));
+        // Structured sources resolve exactly: no neighbours by embedding or base name to look up (or embed for).
+        const exactOnly = provider.exactResolution === true;
+        const vectors = exactOnly ? [] : await deps.nameEmbedder.embed(entities.map((e) => e.name));
         // One round trip for every candidate: exact name/alias matches, the nearest names by embedding, and
         // (`base`) entities of the same type whose name or alias may share its base name once suffixes are set
         // aside: the base name is a whole-word prefix of name_key, so a byte-order range on the
         // entity_live_name_key_bytes index finds them; decideByBaseName applies the suffix rule to what it returns.
         const { rows } = await deps.pool.query<ExistingEntity & { idx: number; aliases: string[]; via: 'exact' | 'vector' | 'base' }>(
           `SELECT c.idx, m.id, m.name, m.type, m.aliases, m.similarity, m.via
-             FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec text, type text, bases text[])
+             FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec text, type text, bases text[], surfaces text[])
             CROSS JOIN LATERAL (
               (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
-                WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
+                WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
                   AND (name_key = ANY(c.keys) OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = ANY(c.keys)))
                 LIMIT 5)
               UNION ALL
+              -- Exact-only (a structured batch of thousands of names): the name-key index and the aliases' GIN index
+              -- (surface forms as written: an email address, an event UID), never a scan per candidate.
+              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
+                WHERE $4::boolean AND namespace = $1 AND scope_user = $2 AND name_key = ANY(c.keys) AND merged_into IS NULL AND forgotten_at IS NULL
+                LIMIT 5)
+              UNION ALL
+              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
+                WHERE $4::boolean AND aliases && c.surfaces AND namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
+                LIMIT 5)
+              UNION ALL
               (SELECT id, name, type, aliases, 1 - (name_embedding <=> c.vec::vector) AS similarity, 'vector' AS via FROM entity
-                WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
+                WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
                 ORDER BY name_embedding <=> c.vec::vector LIMIT 3)
               UNION ALL
               (SELECT n.id, n.name, n.type, n.aliases, 1.0::float8 AS similarity, 'base' AS via FROM unnest(c.bases) AS b(key)
                 CROSS JOIN LATERAL (
                   SELECT id, name, type, aliases FROM entity
-                   WHERE namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
+                   WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
                      AND (name_key COLLATE "C") >= b.key AND (name_key COLLATE "C") < b.key || '!'
                    LIMIT 10) AS n)
               UNION ALL
               (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'base' AS via FROM entity
-                WHERE namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
+                WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
                   AND EXISTS (SELECT 1 FROM unnest(aliases) a, unnest(c.bases) b WHERE starts_with(lower(a), b))
                 LIMIT 10)
             ) AS m`,
@@ -99,12 +127,15 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
             JSON.stringify(
               entities.map((candidate, idx) => ({
                 idx,
-                keys: [...new Set([candidate.name, ...candidate.aliases].map(canonicalKey))],
-                vec: toVectorSql(vectors[idx]),
+                // Name keys, and the surface forms lower-cased: a stored alias (an email address, an event UID) matches as written.
+                keys: [...new Set([candidate.name, ...candidate.aliases].flatMap((n) => [canonicalKey(n), n.toLowerCase()]))],
+                vec: exactOnly ? null : toVectorSql(vectors[idx]),
                 type: candidate.type,
-                bases: baseKeys([candidate.name, ...candidate.aliases]),
+                bases: exactOnly ? [] : baseKeys([candidate.name, ...candidate.aliases]),
+                surfaces: exactOnly ? [...new Set([candidate.name, ...candidate.aliases].flatMap((n) => [n, n.toLowerCase()]))] : [],
               })),
             ),
+            exactOnly,
           ],
         );
         const nearestByIndex = entities.map(() => new Map<string, ExistingEntity>());
@@ -140,7 +171,7 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
           }
         }
         const toJudge = items.filter((i) => i.nearest.length > 0 && !decidedByBase.has(i.index));
-        const judged = toJudge.length ? await deps.extractor.judgeEntities(episodeText(episode), toJudge) : { decisions: [], usage: NO_USAGE };
+        const judged = toJudge.length ? await provider.judgeEntities(episodeText(episode), toJudge) : { decisions: [], usage: NO_USAGE };
         const matchOf = new Map<number, string | null>([...judged.decisions.map((d): [number, string | null] => [d.index, d.match_id]), ...decidedByBase]);
         const resolved: ResolvedEntity[] = [];
         for (const item of items) {
@@ -165,14 +196,15 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
     /** Stage 3: triples with fact_text, memory kind, importance, confidence, family. */
     async factExtract(input: { episode: EpisodeSnapshot; entities: ResolvedEntity[] }): Promise<FactCandidate[]> {
       const { episode, entities } = input;
-      return recordStage(stageRuns, 'fact-extract', scopeOf(episode), { entities: entities.map((e) => e.name) }, async () => {
+      const provider = providerOf(episode);
+      return recordStage(stageRuns, 'fact-extract', scopeOf(episode), { entities: entities.map((e) => e.name), provider: provider.name }, async () => {
         const explicit = explicitFactOf(episode.metadata);
         if (explicit) return { output: [explicitCandidate(explicit)] };
         let usage = NO_USAGE;
         const facts: FactCandidate[] = [];
         const refs = entities.map((e) => ({ name: e.name, type: e.type, aliases: e.aliases }));
-        for (const chunk of chunkText(episode.content)) {
-          const result = await deps.extractor.extractFacts(episodeText(episode, chunk), refs);
+        for (const chunk of providerChunks(provider, episode)) {
+          const result = await provider.extractFacts(episodeText(episode, chunk), refs);
           usage = addUsage(usage, result.usage);
           facts.push(...result.facts);
         }

@@ -11,6 +11,8 @@ import type { BoundFact, EpisodeSnapshot, ResolvedEntity, TimedFact, WritePlan }
 import { candidateKey, classifyCandidate } from '../core/ingest/dedup.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { explicitFactOf } from '../core/ingest/explicitFact.js';
+import { statedValidityOf } from '../core/sources/document.js';
+import { matchStatedWindows } from './statedWindows.js';
 import type { ActivityDeps } from './deps.js';
 import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, loadChains, toRef, type ExistingRow } from './existingFacts.js';
 import { recordStage, type StageRunLog } from './stageRecorder.js';
@@ -69,10 +71,17 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
              FROM fact
             WHERE namespace = $1 AND subject_id = ANY($2::uuid[]) AND ${ACTIVE_FACT}
               AND (predicate = ANY($3) OR object_id = ANY($4::uuid[]))
-            LIMIT 500`,
+            LIMIT ${Math.max(500, 2 * bound.length)}`,
           [episode.namespace, subjectIds, [...new Set(bound.map((f) => f.candidate.predicate))], bound.map((f) => f.objectId).filter(Boolean)],
         );
         const existing = rows.map(toRef);
+        // classifyCandidate compares a candidate only with facts on its own subject: group them (a bulk batch has thousands).
+        const existingBySubject = new Map<string, typeof existing>();
+        for (const e of existing) {
+          const list = existingBySubject.get(e.subjectId);
+          if (list) list.push(e);
+          else existingBySubject.set(e.subjectId, [e]);
+        }
         const existingVectors = new Map(rows.map((r) => [r.id, r.embedding ? fromVectorSql(r.embedding) : null]));
         const vectors = existing.length ? await deps.embedder.embed(bound.map((f) => f.candidate.fact_text)) : [];
         const output = bound.map((f, i) => {
@@ -80,9 +89,9 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
             const v = existingVectors.get(factId);
             return v && vectors[i] ? cosine(vectors[i], v) : 0;
           };
-          return { ...f, decision: classifyCandidate(f, existing, similarity) };
+          return { ...f, decision: classifyCandidate(f, existingBySubject.get(f.subjectId) ?? [], similarity) };
         });
-        return { output };
+        return { output: await matchStatedWindows(deps.pool, episode.namespace, output) };
       });
     },
 
@@ -93,7 +102,9 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
       return recordStage(stageRuns, 'temporal', scopeOf(episode), { facts: input.facts.length, override: episode.tValidOverride }, async () => {
         const output = input.facts.map((f) => {
           const times = resolveFactTimes(f.candidate, episode.occurredAt, episode.tValidOverride, episode.timezone);
-          return { ...f, validFrom: times.valid_from, invalidAt: explicit?.invalid_at ?? times.invalid_at };
+          // A structured source's own times (an event's start and end, a triple's valid_from) are taken as stated.
+          const stated = statedValidityOf(f.candidate);
+          return { ...f, validFrom: stated?.valid_from ?? times.valid_from, invalidAt: explicit?.invalid_at ?? stated?.invalid_at ?? times.invalid_at };
         });
         return { output };
       });

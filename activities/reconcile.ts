@@ -1,3 +1,4 @@
+import { metricMeter } from '@temporalio/activity';
 import { writeAudit } from '../core/audit/auditLog.js';
 import { startPendingExtraction, runsStagesLocally } from '../core/ingest/startExtraction.js';
 import { FORGOTTEN_BEFORE_EXTRACTION } from '../core/memories/forget.js';
@@ -34,6 +35,8 @@ export function createReconcileActivities(deps: ActivityDeps) {
       };
       await Promise.all(Array.from({ length: RECONCILE_START_CONCURRENCY }, lane));
       if (rows.length) deps.logger.info({ found: rows.length, started }, 'reconcile started pending extractions');
+      // Through the worker's Temporal metrics (WORKER_METRICS_ADDRESS; a no-op when they are off): reconcile keeps no row of its starts.
+      metricMeter.createCounter('mnemo_reconcile_extractions_started', 'episodes', 'Extractions of pending episodes started by reconcile').add(started);
       // Same schedule, same activity: adding an activity call to the reconcile workflow would change its command sequence.
       const reviews = await startUnstartedReviewWorkflows(deps, REVIEW_STARTS_PER_RUN);
       return { found: rows.length, started, reviewsStarted: reviews.started };

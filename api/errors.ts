@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
+import { isDatabaseUnavailable } from '../core/db/unavailable.js';
 
 export type ErrorCode =
   | 'invalid_input'
@@ -10,6 +11,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'idempotency_mismatch'
   | 'task_write_limit'
   | 'unavailable'
   | 'internal';
@@ -23,6 +25,8 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** An Idempotency-Key reused with another request body. */
+  idempotency_mismatch: 422,
   /** A persistent task's burst already wrote its 50 memories. */
   task_write_limit: 429,
   unavailable: 503,
@@ -43,6 +47,9 @@ export class HttpError extends Error {
     return STATUS[this.code];
   }
 }
+
+/** Seconds a request refused because PostgreSQL is unreachable is told to wait (a restart takes a few). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 export const notFound = (what: string) => new HttpError('not_found', `${what} not found`);
 
@@ -65,6 +72,10 @@ export function toHttpError(err: unknown): HttpError {
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new HttpError('unsupported_media_type', e.message ?? 'Unsupported encoding');
   }
+  // PostgreSQL restarting or unreachable: the client should retry, not treat it as a bug (the write was not acknowledged).
+  if (isDatabaseUnavailable(err)) {
+    return new HttpError('unavailable', 'The database is unavailable; retry shortly', { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
   return new HttpError('internal', 'Internal error');
 }
 
@@ -75,6 +86,9 @@ export function errorHandler(): ErrorRequestHandler {
     if (httpError.code === 'internal') {
       req.log.error({ err }, 'unhandled error');
     }
+    if (httpError.code === 'unavailable' && isDatabaseUnavailable(err)) req.log.warn({ err }, 'database unavailable; answered 503');
+    const retryAfter = (httpError.details as { retry_after_seconds?: unknown } | null | undefined)?.retry_after_seconds;
+    if (httpError.code === 'unavailable' && typeof retryAfter === 'number' && !res.get('Retry-After')) res.set('Retry-After', String(retryAfter));
     res.status(httpError.status).json({
       error: { code: httpError.code, message: httpError.message, details: httpError.details ?? null },
     });

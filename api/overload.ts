@@ -11,7 +11,12 @@ export const WRITE_RETRY_AFTER_SECONDS = 5;
 
 /** Requests that only read (relative to `/v1`): every GET, and the two POST read endpoints. */
 function isRead(req: Request): boolean {
-  return req.method === 'GET' || (req.method === 'POST' && (req.path === '/search' || req.path === '/context'));
+  return (req.method === 'GET' && !isThreadStream(req)) || (req.method === 'POST' && (req.path === '/search' || req.path === '/context'));
+}
+
+/** A thread's SSE stream stays open for minutes: it would hold a read's turn all along (THREAD_STREAM_MAX bounds streams instead). */
+function isThreadStream(req: Request): boolean {
+  return /^\/threads\/[^/]+\/stream$/.test(req.path);
 }
 
 /** Episodes a write request would add (POST /memories, /memories/batch); 0 for anything else. */
@@ -36,14 +41,19 @@ function refuse(res: Parameters<RequestHandler>[1], seconds: number, message: st
  * MAX_PENDING_EPISODES answer 503 with Retry-After; a refused write stores
  * nothing, so everything acknowledged is still extracted.
  */
-export function overloadGuard(deps: Pick<Deps, 'pool' | 'config'>): RequestHandler & { reads: AdmissionGate; backlog: ExtractionBacklog } {
+export function overloadGuard(deps: Pick<Deps, 'pool' | 'config' | 'metrics'>): RequestHandler & { reads: AdmissionGate; backlog: ExtractionBacklog } {
   const reads = new AdmissionGate(deps.config.READ_CONCURRENCY ?? deps.config.DB_POOL_MAX, deps.config.READ_QUEUE_TIMEOUT_MS);
   const backlog = new ExtractionBacklog(deps.pool, deps.config.MAX_PENDING_EPISODES);
+  deps.metrics.watchReadGate(reads);
+  deps.metrics.watchBacklog(backlog);
 
   const guard: RequestHandler = (req, res, next) => {
     if (isRead(req)) {
       void reads.enter().then((release) => {
-        if (!release) return next(refuse(res, READ_RETRY_AFTER_SECONDS, 'Too many reads at once; retry shortly'));
+        if (!release) {
+          deps.metrics.refused('read');
+          return next(refuse(res, READ_RETRY_AFTER_SECONDS, 'Too many reads at once; retry shortly'));
+        }
         res.once('finish', release);
         res.once('close', release);
         next();
@@ -54,7 +64,10 @@ export function overloadGuard(deps: Pick<Deps, 'pool' | 'config'>): RequestHandl
     if (episodes === 0) return next();
     backlog.admit(episodes).then(
       (admitted) => {
-        if (!admitted) return next(refuse(res, WRITE_RETRY_AFTER_SECONDS, 'Extraction is behind; nothing was stored, retry later'));
+        if (!admitted) {
+          deps.metrics.refused('write');
+          return next(refuse(res, WRITE_RETRY_AFTER_SECONDS, 'Extraction is behind; nothing was stored, retry later'));
+        }
         next();
       },
       (err: unknown) => next(err),

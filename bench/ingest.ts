@@ -1,4 +1,5 @@
 // `npm run bench:ingest -- --episodes 500 [--workers 1,2] [--provider heuristic|openai] [--latency 200]`
+// `npm run bench:ingest -- --source json --episodes 100 [--triples 1000]`: the structured bulk path (bench/lib/jsonIngest.ts).
 // End-to-end extraction throughput through Temporal (API + worker processes),
 // the same stages called in-process for the overhead ratio, and scaling with a
 // second worker. Episodes are REALTALK chat turns (read from ../shared).
@@ -14,8 +15,15 @@ import { startOpenAIStub } from '../test/support/openaiStub.js';
 import { providerResponder } from '../test/support/openaiStubResponder.js';
 import { BENCH_KEY, freshBenchDatabase, parseArgs, startBenchStack, writeResult } from './support/benchStack.js';
 import { DEFAULT_DATASET, readTurns, type Turn } from './support/dataset.js';
+import { runJsonIngest } from './lib/jsonIngest.js';
 
 const args = parseArgs();
+const source = args.get('source') ?? 'text';
+if (source !== 'text' && source !== 'json') throw new Error(`--source must be text or json, not ${source}`);
+if (source === 'json') {
+  await runJsonIngest({ episodes: Number(args.get('episodes') ?? 100), triplesPerEpisode: Number(args.get('triples') ?? 1000), workers: Number(args.get('workers') ?? 1) });
+  process.exit(0);
+}
 const episodes = Number(args.get('episodes') ?? 500);
 const workerCounts = (args.get('workers') ?? '1,2').split(',').map(Number);
 const provider = (args.get('provider') ?? 'heuristic') as 'heuristic' | 'openai';

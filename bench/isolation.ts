@@ -1,4 +1,4 @@
-// npm run bench:isolation -- [--size 10000] [--users 300] [--rate 20] [--duration 30] [--capacity-episodes 300]
+// npm run bench:isolation -- [--embedded] [--size 10000] [--users 300] [--rate 20] [--duration 30] [--capacity-episodes 300]
 //
 // Do reads keep their latency while memory is written and extracted on the
 // same machine? Fills a fresh database with N generated episodes (bulk SQL),
@@ -8,16 +8,28 @@
 // of them scoped to a user, half namespace-wide; `--rate` requests/s) twice:
 // with the worker idle, and while writes arrive at half the measured capacity
 // and are extracted. Writes bench/results/isolation.json with both p95s and
-// their ratio (target ≤ 1.5 on a real server).
+// their ratio (target ≤ 1.5 on a real server). `--embedded` measures the
+// embedded default instead: the corpus is loaded into a PGlite data folder,
+// then `npm start`'s entry point runs PGlite, the Temporal dev server, the
+// worker and the API in one process tree, as a user runs it (target ≤ 2);
+// results go to isolation-embedded.json.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
+import { migrate } from '../core/db/migrate.js';
+import { freePort } from '../core/embedded/ports.js';
+import { startEmbeddedServices } from '../core/embedded/stack.js';
+import { createLogger } from '../core/logger.js';
 import { loadCorpus } from './lib/bulkLoad.js';
 import { benchQuery, generateCorpus } from './lib/corpus.js';
 import { openLoop, type LoadAnswer, type LoadStream } from './lib/openLoop.js';
 import { Random } from './lib/random.js';
 import { percentile, round2 } from './lib/stats.js';
-import { BENCH_KEY, parseArgs, startBenchStack, writeResult } from './support/benchStack.js';
+import { BENCH_KEY, parseArgs, ROOT, startBenchStack, writeResult } from './support/benchStack.js';
 
 const args = parseArgs();
 const size = Number(args.get('size') ?? 10_000);
@@ -25,6 +37,7 @@ const userCount = Number(args.get('users') ?? 300);
 const readRate = Number(args.get('rate') ?? 20);
 const duration = Number(args.get('duration') ?? 30);
 const capacityEpisodes = Number(args.get('capacity-episodes') ?? 300);
+const embedded = args.has('embedded');
 const namespace = 'bench';
 const log = (m: string) => console.log(`[bench:isolation] ${m}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,16 +70,101 @@ function summary(answers: LoadAnswer[], stream?: string) {
   };
 }
 
+interface IsolationStack {
+  apiUrl: string;
+  databaseUrl: string;
+  loadSeconds: number;
+  stop(): Promise<void>;
+}
+
+/** A real PostgreSQL: a fresh database loaded by bulk SQL, then the API and one worker in processes of their own. */
+async function startServerStack(corpus: ReturnType<typeof generateCorpus>): Promise<IsolationStack> {
+  const stack = await startBenchStack({ database: 'mnemo_bench_isolation' });
+  const deps = buildDeps(loadConfig({ DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, MNEMO_API_KEY: BENCH_KEY, LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv));
+  log(`loading ${size} episodes for ${userCount} users`);
+  const loaded = await loadCorpus(deps.pool, namespace, corpus, deps, log);
+  log(`loaded in ${loaded.seconds.toFixed(1)} s`);
+  await deps.close();
+  await stack.startWorkers(1);
+  return { apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, loadSeconds: loaded.seconds, stop: () => stack.stop() };
+}
+
+/**
+ * The embedded default as a user runs it: the corpus goes into a PGlite data folder first (PGlite alone, in
+ * this process), then `scripts/start.ts` (what `npm start` runs) serves that folder with the worker and the API
+ * in one process tree; its banner names the PGlite URL this benchmark counts episodes through.
+ */
+async function startEmbeddedDefault(corpus: ReturnType<typeof generateCorpus>): Promise<IsolationStack> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-isolation-'));
+  // TEMPORAL_ADDRESS set: the pre-load needs PGlite only.
+  const preload = loadConfig({ DATA_DIR: dataDir, TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv);
+  const services = await startEmbeddedServices(preload, createLogger(preload));
+  let loadSeconds = 0;
+  try {
+    await migrate(services.config.DATABASE_URL);
+    const deps = buildDeps(services.config);
+    log(`loading ${size} episodes for ${userCount} users into PGlite (${dataDir})`);
+    const loaded = await loadCorpus(deps.pool, namespace, corpus, deps, log);
+    loadSeconds = loaded.seconds;
+    log(`loaded in ${loaded.seconds.toFixed(1)} s`);
+    await deps.close();
+  } finally {
+    await services.stop();
+  }
+  const port = await freePort();
+  // Without DATABASE_URL and TEMPORAL_ADDRESS, start.ts runs the embedded services itself.
+  const { DATABASE_URL: _database, TEMPORAL_ADDRESS: _temporal, ...inherited } = process.env;
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
+    NODE_OPTIONS: '',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    MNEMO_API_KEY: BENCH_KEY,
+    LOG_LEVEL: 'warn',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.once('exit', () => child.exitCode === null && child.kill('SIGKILL'));
+  const databaseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up in 180 s:\n${out}`)), 180_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /Postgres:\s+(postgres(?:ql)?:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out}`)));
+  });
+  return {
+    apiUrl: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    loadSeconds,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGINT');
+      }),
+  };
+}
+
 async function main() {
   const startedAt = Date.now();
-  const stack = await startBenchStack({ database: 'mnemo_bench_isolation' });
+  const corpus = generateCorpus(size, userCount);
+  const stack = embedded ? await startEmbeddedDefault(corpus) : await startServerStack(corpus);
   try {
-    const deps = buildDeps(loadConfig({ DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, MNEMO_API_KEY: BENCH_KEY, LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv));
-    const corpus = generateCorpus(size, userCount);
-    log(`loading ${size} episodes for ${userCount} users`);
-    const loaded = await loadCorpus(deps.pool, namespace, corpus, deps, log);
-    log(`loaded in ${loaded.seconds.toFixed(1)} s`);
-    await stack.startWorkers(1);
+    const deps = { pool: new pg.Pool({ connectionString: stack.databaseUrl, max: 2 }) };
 
     // Writes: other turns of the same users' kind, never repeated.
     const writes = generateCorpus(capacityEpisodes + Math.ceil(duration * 200), 50, 7).episodes;
@@ -136,7 +234,8 @@ async function main() {
     const idleAll = summary(idle);
     const busyAll = summary(busy.filter((a) => a.stream !== 'write'));
     const result = {
-      database: 'postgresql',
+      database: embedded ? 'embedded (PGlite, npm start)' : 'postgresql',
+      loaded_in_s: round2(stack.loadSeconds),
       size,
       users: userCount,
       read_rate_per_s: readRate,
@@ -158,8 +257,8 @@ async function main() {
       total_seconds: round2((Date.now() - startedAt) / 1000),
     };
     console.log(JSON.stringify(result, null, 2));
-    writeResult('isolation', result);
-    await deps.close();
+    writeResult(embedded ? 'isolation-embedded' : 'isolation', result);
+    await deps.pool.end();
   } finally {
     await stack.stop();
   }

@@ -4,6 +4,8 @@ import { createPrisma } from './db/prisma.js';
 import type { Deps } from './deps.js';
 import { createEmbedder, createNameEmbedder } from './embedding/index.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics } from './metrics/index.js';
+import { startTracing } from './telemetry/tracing.js';
 import { createTemporalHandle } from './temporal/client.js';
 
 export interface BuiltDeps extends Deps {
@@ -23,9 +25,13 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
   const telemetryPool = overrides.telemetryPool ?? createPool(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)), { asyncCommit: true });
   telemetryPool.on('error', (err) => logger.warn({ err }, 'idle postgres connection lost'));
   const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL);
-  const temporal = overrides.temporal ?? createTemporalHandle(config);
+  // Before the Temporal client: its interceptors carry the active span into the workflows it starts.
+  const tracing = 'tracing' in overrides ? overrides.tracing : startTracing(config);
+  const temporal = overrides.temporal ?? createTemporalHandle(config, undefined, { interceptors: tracing?.clientInterceptors });
   const embedder = overrides.embedder ?? createEmbedder(config);
   const nameEmbedder = overrides.nameEmbedder ?? createNameEmbedder();
+  // Scrape-time database queries use the telemetry pool: a scrape never takes a connection from reads or writes.
+  const metrics = overrides.metrics ?? createMetrics(telemetryPool, logger);
   return {
     config,
     logger,
@@ -36,11 +42,15 @@ export function buildDeps(config: Config, overrides: Partial<Deps> & { logger?: 
     temporal,
     embedder,
     nameEmbedder,
+    metrics,
+    tracing,
     now: overrides.now ?? (() => new Date()),
     async close() {
       // An embedder passed in belongs to the caller (tests share one); ours is closed here.
       const ownEmbedder = overrides.embedder ? undefined : embedder.close?.();
       await Promise.allSettled([pool.end(), readPool.end(), telemetryPool.end(), prisma.$disconnect(), temporal.close(), ownEmbedder]);
+      // Last: flushes the spans of everything closed above.
+      if (tracing && !overrides.tracing) await tracing.shutdown().catch(() => undefined);
     },
   };
 }

@@ -3,6 +3,8 @@ import type { Pool } from './db/pool.js';
 import type { PrismaClient } from './db/prisma.js';
 import type { EmbeddingProvider } from './extraction/types.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { Tracing } from './telemetry/tracing.js';
 import type { TemporalHandle } from './temporal/client.js';
 
 /** Everything the API and the activities need, built once at start-up and passed in. */
@@ -20,6 +22,10 @@ export interface Deps {
   embedder: EmbeddingProvider;
   /** Entity names (spelling, not meaning). */
   nameEmbedder: EmbeddingProvider;
+  /** This process's Prometheus registry and recorders (`GET /metrics`). */
+  metrics: Metrics;
+  /** OpenTelemetry tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing;
   /** The clock; tests pass a fixed one. */
   now: () => Date;
 }

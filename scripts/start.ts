@@ -80,7 +80,9 @@ async function startAll(): Promise<void> {
   const runtimeConfig: Config = { ...resolved, MNEMO_API_KEY: admin.key };
   deps = buildDeps(runtimeConfig, { logger });
   worker = phase('worker', await startWorker(deps));
-  server = createServer(createApp(deps));
+  // The worker runs in this process: its Temporal SDK metrics (WORKER_METRICS_ADDRESS) are appended to the API's /metrics.
+  const workerMetricsUrl = runtimeConfig.WORKER_METRICS_ADDRESS ? `http://${runtimeConfig.WORKER_METRICS_ADDRESS}/metrics` : undefined;
+  server = createServer(createApp(deps, { metrics: { workerMetricsUrl } }));
   phase('api', await listen(server, runtimeConfig.PORT, runtimeConfig.HOST));
 
   const apiUrl = `http://${runtimeConfig.HOST}:${runtimeConfig.PORT}`;

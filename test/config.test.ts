@@ -55,6 +55,15 @@ describe('config', () => {
       ['WEB_APP_SESSION_TTL', 12 * 3_600_000],
       ['TEMPORAL_UI_URL', 'http://127.0.0.1:8233'],
       ['MIGRATE_ON_START', false],
+      ['RATE_LIMIT_PER_SECOND', 0],
+      ['RATE_LIMIT_BURST', undefined],
+      ['RATE_LIMIT_ADMIN', false],
+      ['THREAD_POLL_INTERVAL_MS', 250],
+      ['THREAD_HEARTBEAT_MS', 15_000],
+      ['THREAD_STREAM_MAX', 1_000],
+      ['METRICS_PUBLIC', false],
+      ['WORKER_METRICS_ADDRESS', undefined],
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', undefined],
     ];
 
     it.each(defaults)('%s defaults to %p', (name, expected) => {
@@ -166,6 +175,18 @@ describe('config', () => {
       ['WEB_APP_NAMESPACES', 'a,bad name', 'must be comma-separated namespace names'],
       ['WEB_APP_SESSION_TTL', 'soon', 'must be a duration such as 30s, 15m, 1h or 3d'],
       ['TEMPORAL_UI_URL', 'nope', 'must be a URL'],
+      ['RATE_LIMIT_PER_SECOND', 'lots', 'must be a number'],
+      ['RATE_LIMIT_PER_SECOND', '-1', 'must be at least 0'],
+      ['RATE_LIMIT_BURST', '0', 'must be at least 1'],
+      ['RATE_LIMIT_BURST', '2.5', 'must be an integer'],
+      ['RATE_LIMIT_ADMIN', 'maybe', 'must be true or false'],
+      ['THREAD_POLL_INTERVAL_MS', '5', 'must be at least 10'],
+      ['THREAD_POLL_INTERVAL_MS', 'often', 'must be a number'],
+      ['THREAD_HEARTBEAT_MS', '600000', 'must be at most 300000'],
+      ['THREAD_STREAM_MAX', '0', 'must be at least 1'],
+      ['METRICS_PUBLIC', 'open', 'must be true or false'],
+      ['WORKER_METRICS_ADDRESS', ':9464', 'must be host:port, e.g. 127.0.0.1:9464'],
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector', 'must be a URL'],
     ];
 
     it.each(cases)('%s=%p → "%s"', (name, value, message) => {

@@ -36,12 +36,13 @@ export interface StartWorkerOptions {
 let runtimeInstalled = false;
 
 /** Routes the Temporal SDK's own logs (worker state, workflow `log.*`) into pino, once per process. */
-function installRuntimeLogger(deps: Pick<Deps, 'logger'>): void {
+function installRuntimeLogger(deps: Pick<Deps, 'logger' | 'config'>): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const logger = deps.logger.child({ component: 'temporal-sdk' });
   const levels: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'debug', WARN: 'warn', ERROR: 'error' };
   const forward = (level: LogLevel, message: string, meta?: LogMetadata) => logger[levels[level]](meta ?? {}, message);
+  const bindAddress = deps.config.WORKER_METRICS_ADDRESS;
   try {
     Runtime.install({
       logger: {
@@ -52,9 +53,13 @@ function installRuntimeLogger(deps: Pick<Deps, 'logger'>): void {
         warn: (m, meta) => forward('WARN', m, meta),
         error: (m, meta) => forward('ERROR', m, meta),
       },
+      // The SDK's worker metrics (task slots, poll and schedule-to-start latencies, activity outcomes) on a Prometheus endpoint.
+      ...(bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {}),
     });
+    if (bindAddress) deps.logger.info({ url: `http://${bindAddress}/metrics` }, 'Temporal worker metrics exported');
   } catch {
     // Already installed (e.g. by a test harness): keep that one.
+    if (bindAddress) deps.logger.warn({ bindAddress }, 'Temporal runtime already installed: WORKER_METRICS_ADDRESS is not applied');
   }
 }
 
@@ -64,6 +69,14 @@ let cachedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   cachedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
   return cachedBundle;
+}
+
+let cachedTracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** The workflow bundle with the tracing interceptors compiled in (a pre-built bundle ignores interceptor modules given later). */
+function tracedWorkflowBundle(workflowModules: string[]): Promise<WorkflowBundleWithSourceMap> {
+  cachedTracedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: workflowModules, logger: quietBundlerLogger });
+  return cachedTracedBundle;
 }
 
 const quietBundlerLogger = {
@@ -141,13 +154,16 @@ export async function startWorker(deps: Deps, options: StartWorkerOptions = {}):
   // Before polling: ingestEpisode sets these search attributes (issue 15).
   await ensureSearchAttributesAtStart(deps, deps.config.TEMPORAL_NAMESPACE);
   const address = deps.temporal.connection.options.address;
+  const tracing = deps.tracing;
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.temporal.taskQueue,
-    workflowBundle: options.workflowBundle ?? (await workflowBundle()),
+    workflowBundle: options.workflowBundle ?? (await (tracing ? tracedWorkflowBundle(tracing.workerInterceptors.workflowModules) : workflowBundle())),
     activities,
+    // OTEL_EXPORTER_OTLP_ENDPOINT: workflow and activity spans join the trace of the request that started the workflow.
+    ...(tracing ? { interceptors: { activity: tracing.workerInterceptors.activity }, sinks: tracing.workerSinks } : {}),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 50,
     maxConcurrentLocalActivityExecutions: options.maxConcurrentLocalActivityExecutions ?? 50,
     // With local stages an extraction usually finishes in its first workflow task, which always

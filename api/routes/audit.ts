@@ -5,7 +5,7 @@ import { listAudit } from '../../core/governance/auditQuery.js';
 import { namespaceFor, requireRole } from '../auth.js';
 import { isoInstantSchema, namespaceSchema } from '../schemas/common.js';
 
-const auditQuerySchema = z.strictObject({
+export const auditQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   target_type: z.string().trim().min(1).max(100).optional(),
   target_id: z.string().trim().min(1).max(300).optional(),

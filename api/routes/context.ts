@@ -9,14 +9,14 @@ import { queryTextSchema, readScopeFields, readScopeOf, type ReadScopeInput } fr
 
 const maxTokens = (n: z.ZodNumber) => n.int('must be an integer').min(1, 'must be between 1 and 32000').max(32_000, 'must be between 1 and 32000');
 
-const contextBodySchema = z.strictObject({
+export const contextBodySchema = z.strictObject({
   query: queryTextSchema.optional(),
   ...readScopeFields,
   max_tokens: maxTokens(z.number()).default(1000),
   recipe: recipeInputSchema.optional(),
 });
 
-const contextQuerySchema = z.strictObject({
+export const contextQuerySchema = z.strictObject({
   ...contextBodySchema.shape,
   max_tokens: maxTokens(z.coerce.number({ error: 'must be a number' })).default(1000),
   include_forgotten: queryBoolean.optional(),

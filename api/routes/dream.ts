@@ -11,12 +11,12 @@ import { namespaceFor, principalOf, requireRole } from '../auth.js';
 import { HttpError, notFound } from '../errors.js';
 import { namespaceSchema, uuidSchema } from '../schemas/common.js';
 
-const runBodySchema = z.strictObject({ namespace: namespaceSchema.optional() }).optional();
-const listQuerySchema = z.strictObject({
+export const runBodySchema = z.strictObject({ namespace: namespaceSchema.optional() }).optional();
+export const listQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(20),
 });
-const idParams = z.object({ id: uuidSchema });
+export const idParams = z.object({ id: uuidSchema });
 
 /**
  * The namespace a dream request is about: the one named (if the key may use

@@ -19,22 +19,22 @@ const scopeQuery = {
   include_stale: queryBoolean.optional(),
 };
 
-const listQuerySchema = z.strictObject({
+export const listQuerySchema = z.strictObject({
   ...scopeQuery,
   q: z.string().trim().min(1, 'must not be empty').max(200).optional(),
   type: entityTypeSchema.optional(),
   limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(20),
 });
 
-const byIdQuerySchema = z.strictObject(scopeQuery);
+export const byIdQuerySchema = z.strictObject(scopeQuery);
 
-const neighborhoodQuerySchema = z.strictObject({
+export const neighborhoodQuerySchema = z.strictObject({
   ...scopeQuery,
   depth: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3').default(1),
   max_nodes: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(200),
 });
 
-const idParams = z.object({ id: uuidSchema });
+export const idParams = z.object({ id: uuidSchema });
 
 /** `GET /v1/entities`, `/v1/entities/:id` (entity memory) and `/v1/entities/:id/neighborhood`. */
 export function entityRoutes(deps: Deps): Router {

@@ -10,7 +10,7 @@ import { namespaceFor, principalOf } from '../auth.js';
 import { HttpError } from '../errors.js';
 import { isoInstantSchema, namespaceSchema, queryBoolean, scopeIdSchema } from '../schemas/common.js';
 
-const factsQuerySchema = z.strictObject({
+export const factsQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   user_id: scopeIdSchema.optional(),
   subject: z.string().trim().min(1).max(200).optional(),
@@ -24,7 +24,7 @@ const factsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-const factBodySchema = z.strictObject({
+export const factBodySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   user_id: scopeIdSchema.optional(),
   agent_id: scopeIdSchema.optional(),

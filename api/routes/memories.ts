@@ -11,18 +11,29 @@ import type { MemoryWriter, NewMemory } from '../../core/memories/write.js';
 import { TaskWriteLimitExceeded, UnknownTask } from '../../core/tasks/writeLimit.js';
 import { namespaceFor, principalOf } from '../auth.js';
 import { HttpError, notFound } from '../errors.js';
+import { contentTypeSchema } from '../../core/sources/contentType.js';
+import { sourceContentIssues, storedContent } from '../../core/sources/contentSchemas.js';
+import { withSourceFields } from '../../core/sources/prepare.js';
+import { answerIdempotently } from '../idempotency.js';
+import { IdempotencyStore } from '../../core/memories/idempotency.js';
 import { isoInstantSchema, namespaceSchema, queryBoolean, scopeIdSchema, uuidSchema } from '../schemas/common.js';
 import { ianaTimeZoneSchema } from './namespaces.js';
 
 export const MAX_CONTENT_BYTES = 100_000;
 export const MAX_BATCH = 100;
 
+/** Prose content (content_type text): what PATCH /v1/memories/:id accepts too. */
+export const memoryTextContentSchema = z
+  .string()
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+  .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CONTENT_BYTES, `must be at most ${MAX_CONTENT_BYTES} bytes`);
+
 export const memoryBodySchema = z.strictObject({
-  content: z
-    .string()
-    .refine((s) => s.trim().length > 0, 'must not be empty')
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CONTENT_BYTES, `must be at most ${MAX_CONTENT_BYTES} bytes`),
+  /** Text; for calendar_event and json also an object. Checked against content_type below (core/sources/contentSchemas.ts). */
+  content: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'must be a string (or an object for calendar_event and json)' }),
+  /** What the content is: prose (default), a raw RFC 822 email, a calendar event (.ics or object), typed triples. */
+  content_type: contentTypeSchema.optional(),
   namespace: namespaceSchema.optional(),
   user_id: scopeIdSchema.optional(),
   agent_id: scopeIdSchema.optional(),
@@ -37,17 +48,20 @@ export const memoryBodySchema = z.strictObject({
   task_id: uuidSchema.optional(),
   /** The writer's IANA time zone ("Europe/Oslo"): relative dates in the content resolve in it. */
   timezone: ianaTimeZoneSchema.optional(),
+}).superRefine((body, ctx) => {
+  // Discriminated on content_type: each type's shape, its issues under `content`.
+  for (const issue of sourceContentIssues(body.content_type ?? 'text', body.content)) ctx.addIssue({ code: 'custom', message: issue.message, path: ['content', ...issue.path] });
 });
 type MemoryBody = z.infer<typeof memoryBodySchema>;
 
-const batchSchema = z.strictObject({
+export const batchSchema = z.strictObject({
   memories: z.array(memoryBodySchema).min(1, 'must hold at least one memory').max(MAX_BATCH, `at most ${MAX_BATCH} memories per batch`),
 });
 
 /** `?expand=facts`: the facts and entities the episode produced, as full objects (not only their ids). */
-const memoryExpandSchema = z.object({ expand: z.enum(['facts'], { error: 'one of: facts' }).optional() });
+export const memoryExpandSchema = z.object({ expand: z.enum(['facts'], { error: 'one of: facts' }).optional() });
 
-const listQuerySchema = z.strictObject({
+export const listQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   user_id: scopeIdSchema.optional(),
   agent_id: scopeIdSchema.optional(),
@@ -60,7 +74,8 @@ const listQuerySchema = z.strictObject({
 
 function toNewMemory(req: Request, body: MemoryBody): NewMemory {
   return {
-    content: body.content,
+    content: storedContent(body.content),
+    contentType: body.content_type,
     namespace: namespaceFor(req, body.namespace),
     userId: body.user_id,
     agentId: body.agent_id,
@@ -94,6 +109,8 @@ async function acceptAs(req: Request, writer: MemoryWriter, memories: NewMemory[
 
 export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
   const router = Router();
+  /** `Idempotency-Key` on the two write routes (api/idempotency.ts). */
+  const idempotency = new IdempotencyStore(deps.pool, deps.now);
 
   /** Loads an episode the caller may see; another namespace's episode is a 404, not a 403 (no leak). */
   async function visibleEpisode(req: Request) {
@@ -108,14 +125,16 @@ export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
 
   router.post('/memories', async (req, res) => {
     const body = memoryBodySchema.parse(req.body);
-    const [accepted] = await acceptAs(req, writer, [toNewMemory(req, body)], false);
-    res.status(202).json(accepted);
+    await answerIdempotently(req, res, idempotency, async () => {
+      const [accepted] = await acceptAs(req, writer, [await withSourceFields(toNewMemory(req, body))], false);
+      return { status: 202, body: accepted };
+    });
   });
 
   router.post('/memories/batch', async (req, res) => {
     const body = batchSchema.parse(req.body);
-    const memories = body.memories.map((m) => toNewMemory(req, m));
-    res.status(202).json({ memories: await acceptAs(req, writer, memories, true) });
+    const memories = await Promise.all(body.memories.map((m) => withSourceFields(toNewMemory(req, m))));
+    await answerIdempotently(req, res, idempotency, async () => ({ status: 202, body: { memories: await acceptAs(req, writer, memories, true) } }));
   });
 
   router.get('/memories', async (req, res) => {

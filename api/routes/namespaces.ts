@@ -11,7 +11,7 @@ import { namespaceSchema } from '../schemas/common.js';
 /** An IANA time zone name this server knows ("Europe/Oslo", "America/New_York", "UTC"). */
 export const ianaTimeZoneSchema = z.string().trim().refine(isIanaTimeZone, 'must be an IANA time zone name, e.g. Europe/Oslo');
 
-const settingsBodySchema = z.strictObject({
+export const settingsBodySchema = z.strictObject({
   /** Default time zone of writes that give none (no `timezone`, `occurred_at` without an offset); null: UTC. */
   timezone: ianaTimeZoneSchema.nullable(),
 });

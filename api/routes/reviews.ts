@@ -14,7 +14,7 @@ import { principalOf, namespaceFor, requireRole } from '../auth.js';
 import { HttpError, notFound } from '../errors.js';
 import { namespaceSchema, uuidSchema } from '../schemas/common.js';
 
-const listQuerySchema = z.strictObject({
+export const listQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   status: z.enum(REVIEW_STATUS_FILTERS).optional(),
   kind: z.enum(REVIEW_KINDS).optional(),
@@ -23,8 +23,8 @@ const listQuerySchema = z.strictObject({
 });
 
 const note = z.string().trim().min(1).max(2000).optional();
-const plainBodySchema = z.strictObject({ note }).optional();
-const resolveBodySchema = z.strictObject({ keep_fact_id: uuidSchema, note });
+export const plainBodySchema = z.strictObject({ note }).optional();
+export const resolveBodySchema = z.strictObject({ keep_fact_id: uuidSchema, note });
 
 /**
  * Operator reviews: list and read items, and decide them. A decision is a

@@ -56,7 +56,7 @@ export function readScopeOf(req: Request, deps: Pick<Deps, 'now'>, input: ReadSc
 
 const KIND_NAMES = { episodes: 'episode', facts: 'fact', entities: 'entity' } as const satisfies Record<string, ResultKind>;
 
-const searchBodySchema = z.strictObject({
+export const searchBodySchema = z.strictObject({
   query: queryTextSchema,
   ...readScopeFields,
   k: z.number().int('must be an integer').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(10),

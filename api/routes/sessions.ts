@@ -10,6 +10,7 @@ import { withDeadline } from '../../core/temporal/client.js';
 import { namespaceFor, principalOf } from '../auth.js';
 import { notFound } from '../errors.js';
 import { namespaceSchema, scopeIdSchema } from '../schemas/common.js';
+import { jsonValueSchema } from '../schemas/json.js';
 import { MAX_CONTENT_BYTES } from './memories.js';
 
 /** How long a turn's acknowledgement waits for its signal to reach Temporal. */
@@ -18,7 +19,7 @@ const SIGNAL_WAIT_MS = 1_000;
 /** Longest per-session TTL: a year (the column is an INTEGER of seconds). */
 const MAX_TTL_SECONDS = 365 * 24 * 3600;
 
-const taskParamsSchema = z.object({ task_id: scopeIdSchema });
+export const taskParamsSchema = z.object({ task_id: scopeIdSchema });
 
 export const turnBodySchema = z.strictObject({
   role: z.enum(TURN_ROLES, { error: `must be one of: ${TURN_ROLES.join(', ')}` }),
@@ -27,14 +28,14 @@ export const turnBodySchema = z.strictObject({
     .refine((s) => s.trim().length > 0, 'must not be empty')
     .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
     .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CONTENT_BYTES, `must be at most ${MAX_CONTENT_BYTES} bytes`),
-  tool_result: z.json().optional(),
+  tool_result: jsonValueSchema.optional(),
   namespace: namespaceSchema.optional(),
   user_id: scopeIdSchema.optional(),
   agent_id: scopeIdSchema.optional(),
   ttl_seconds: z.number().int('must be a whole number of seconds').min(1).max(MAX_TTL_SECONDS).optional(),
 });
 
-const sessionQuerySchema = z.strictObject({ namespace: namespaceSchema.optional() });
+export const sessionQuerySchema = z.strictObject({ namespace: namespaceSchema.optional() });
 
 /** Working memory: `POST /v1/sessions/:task_id/turns` and `GET /v1/sessions/:task_id`. */
 export function sessionsRoutes(deps: Deps): Router {

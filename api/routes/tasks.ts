@@ -39,7 +39,7 @@ const scheduleSchema = z
 
 const errorBudgetSchema = z.number().int().min(1).max(MAX_ERROR_BUDGET);
 
-const createSchema = z.strictObject({
+export const createSchema = z.strictObject({
   intent: z.string().trim().min(1).max(10_000),
   schedule: scheduleSchema,
   error_budget: errorBudgetSchema.default(3),
@@ -49,19 +49,19 @@ const createSchema = z.strictObject({
   agent_id: scopeIdSchema.optional(),
 });
 
-const listQuerySchema = z.strictObject({
+export const listQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   status: z.enum(TASK_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-const progressSchema = z.strictObject({
+export const progressSchema = z.strictObject({
   note: z.string().trim().min(1).max(4_000),
   percent: z.number().min(0).max(100).optional(),
   done: z.boolean().optional(),
 });
-const budgetSchema = z.strictObject({ error_budget: errorBudgetSchema });
-const noBodySchema = z.strictObject({}).optional();
+export const budgetSchema = z.strictObject({ error_budget: errorBudgetSchema });
+export const noBodySchema = z.strictObject({}).optional();
 
 /** How long a request waits for the workflow (query, signal) before answering from Postgres or with 503. */
 const TEMPORAL_DEADLINE_MS = 3_000;

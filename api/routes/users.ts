@@ -16,20 +16,20 @@ import { HttpError, notFound } from '../errors.js';
 import { isoInstantSchema, namespaceSchema, queryBoolean, scopeIdSchema } from '../schemas/common.js';
 import { readScopeOf } from './search.js';
 
-const profileQuerySchema = z.strictObject({
+export const profileQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   as_of: isoInstantSchema.optional(),
   include_forgotten: queryBoolean.optional(),
 });
 
-const exportQuerySchema = z.strictObject({
+export const exportQuerySchema = z.strictObject({
   namespace: namespaceSchema.optional(),
   include_forgotten: queryBoolean.optional(),
 });
 
-const eraseQuerySchema = z.strictObject({ namespace: namespaceSchema.optional() });
+export const eraseQuerySchema = z.strictObject({ namespace: namespaceSchema.optional() });
 
-const userParams = z.object({ user_id: scopeIdSchema });
+export const userParams = z.object({ user_id: scopeIdSchema });
 
 /**
  * `GET /v1/users/:user_id/profile` (the user's active facts by family),

@@ -15,6 +15,10 @@ import { tasksRoutes } from './tasks.js';
 import { namespaceRoutes } from './namespaces.js';
 import { auditRoutes } from './audit.js';
 import { erasuresRoutes } from './erasures.js';
+import { threadsRoutes } from './threads.js';
+import { ontologyRoutes } from './ontology.js';
+import { memoryVersionRoutes } from './memoryVersions.js';
+import { keyRoutes } from './keys.js';
 
 /** Every `/v1` route; each resource has its own module. */
 export function v1Routes(deps: Deps): Router {
@@ -34,5 +38,9 @@ export function v1Routes(deps: Deps): Router {
   router.use(namespaceRoutes(deps));
   router.use(auditRoutes(deps));
   router.use(erasuresRoutes(deps));
+  router.use(threadsRoutes(deps));
+  router.use(ontologyRoutes());
+  router.use(memoryVersionRoutes(deps));
+  router.use(keyRoutes(deps));
   return router;
 }

@@ -15,15 +15,23 @@ export interface ApiClient {
   key: string;
 }
 
+/** Posts JSON; a 503 (extraction behind: nothing was stored) is retried after its Retry-After, as a client should. */
 async function post<T>(api: ApiClient, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${api.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as T;
+  for (;;) {
+    const res = await fetch(`${api.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status === 503) {
+      const seconds = Number(res.headers.get('retry-after') ?? 5);
+      await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 5) * 1000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
+  }
 }
 
 /** What a previous run left in the database, if it holds exactly these conversations. */

@@ -90,6 +90,15 @@ export const configSchema = z.object({
   READ_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
   /** Overload: a read that waits longer than this for its turn answers 503 with Retry-After instead of waiting on. */
   READ_QUEUE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(60_000, 'must be at most 60000').default(500),
+  /** Rate limit per API key (api/rateLimit.ts), per API process: sustained requests per second; 0 turns it off. */
+  RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0, 'must be at least 0').max(100_000, 'must be at most 100000').default(0),
+  /** Rate limit: requests a key may send at once before the sustained rate applies. Unset: one second's worth (at least 1). */
+  RATE_LIMIT_BURST: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').optional(),
+  /** Rate limit admin keys too (by default they are exempt). */
+  RATE_LIMIT_ADMIN: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** Longer episodes are also embedded sentence by sentence (core/ingest/passages.ts): better vector recall, more embedding work per episode. */
   EPISODE_PASSAGES: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -120,8 +129,25 @@ export const configSchema = z.object({
   ),
   /** How long a `/kg` session lasts after its login. */
   WEB_APP_SESSION_TTL: duration.default(12 * 3_600_000),
+  /** Threads: how often an API process reads new messages for its open SSE streams (one shared poller per process). */
+  THREAD_POLL_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(10, 'must be at least 10').max(10_000, 'must be at most 10000').default(250),
+  /** Threads: an SSE stream sends a comment line this often, so proxies and clients see it alive. */
+  THREAD_HEARTBEAT_MS: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(50, 'must be at least 50').max(300_000, 'must be at most 300000').default(15_000),
+  /** Threads: open SSE streams an API process holds at most; one more answers 503 with Retry-After. */
+  THREAD_STREAM_MAX: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(1_000),
   /** Where the `/kg` page links each episode's workflow. */
   TEMPORAL_UI_URL: z.url({ error: 'must be a URL' }).default('http://127.0.0.1:8233').transform((v) => v.replace(/\/+$/, '')),
+  /** `GET /metrics` without a key (a scraper on a private network); false: it needs an operator or admin bearer key. */
+  METRICS_PUBLIC: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** host:port where a worker serves the Temporal SDK's Prometheus metrics (unset: off). `npm start` also appends them to `/metrics`. */
+  WORKER_METRICS_ADDRESS: optionalString.pipe(
+    z.string().regex(/^[^\s:/]+:\d+$/, 'must be host:port, e.g. 127.0.0.1:9464').optional(),
+  ),
+  /** OTLP/HTTP collector (e.g. http://127.0.0.1:4318): traces of requests, workflows and activities are sent there (unset: no tracing). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
   /** `npm run api` applies pending migrations before serving (otherwise run `npm run migrate`). */
   MIGRATE_ON_START: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

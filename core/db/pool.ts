@@ -42,12 +42,17 @@ const READ_SESSION_OPTIONS = [
 
 export function createPool(connectionString: string, max = 10, options: PoolOptions = {}): pg.Pool {
   const sessionOptions = [...(options.readPath ? READ_SESSION_OPTIONS : []), ...(options.asyncCommit ? ['-c synchronous_commit=off'] : [])];
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
     ...(sessionOptions.length ? { options: sessionOptions.join(' ') } : {}),
   });
+  // A server restart terminates a checked-out connection between two statements (e.g. a transaction awaiting an
+  // embedding): pg then emits 'error' on the client, which without a listener crashed the process (the chaos run
+  // found it). Nothing is lost by listening: the client's next query fails with the error and release() drops it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
 }
 
 /** Runs `fn` in a transaction on one connection; rolls back on any error. */

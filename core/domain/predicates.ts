@@ -5,6 +5,8 @@ export interface PredicateSpec {
   /** At most one value holds at a time (a new value supersedes the old one). */
   singleValued: boolean;
   decayClass: DecayClass;
+  /** What the relation means, for the model prompt and GET /v1/ontology. */
+  description: string;
 }
 
 /**
@@ -13,75 +15,87 @@ export interface PredicateSpec {
  */
 export const PREDICATES: Record<string, PredicateSpec> = {
   // people / identity
-  born_on: { family: 'people', singleValued: true, decayClass: 'permanent' },
-  born_in: { family: 'places', singleValued: true, decayClass: 'permanent' },
-  has_name: { family: 'people', singleValued: true, decayClass: 'permanent' },
-  has_age: { family: 'people', singleValued: true, decayClass: 'slow_decay' },
-  married_to: { family: 'people', singleValued: true, decayClass: 'slow_decay' },
-  partner_of: { family: 'people', singleValued: true, decayClass: 'slow_decay' },
-  knows: { family: 'people', singleValued: false, decayClass: 'slow_decay' },
-  friend_of: { family: 'people', singleValued: false, decayClass: 'slow_decay' },
-  family_of: { family: 'people', singleValued: false, decayClass: 'permanent' },
-  parent_of: { family: 'people', singleValued: false, decayClass: 'permanent' },
-  child_of: { family: 'people', singleValued: false, decayClass: 'permanent' },
-  sibling_of: { family: 'people', singleValued: false, decayClass: 'permanent' },
+  born_on: { family: 'people', singleValued: true, decayClass: 'permanent', description: 'date of birth' },
+  born_in: { family: 'places', singleValued: true, decayClass: 'permanent', description: 'place of birth' },
+  has_name: { family: 'people', singleValued: true, decayClass: 'permanent', description: 'the name they go by' },
+  has_age: { family: 'people', singleValued: true, decayClass: 'slow_decay', description: 'age in years' },
+  married_to: { family: 'people', singleValued: true, decayClass: 'slow_decay', description: 'spouse' },
+  partner_of: { family: 'people', singleValued: true, decayClass: 'slow_decay', description: 'romantic partner' },
+  knows: { family: 'people', singleValued: false, decayClass: 'slow_decay', description: 'acquaintance, colleague, neighbour' },
+  friend_of: { family: 'people', singleValued: false, decayClass: 'slow_decay', description: 'friend' },
+  family_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'relative (the kind in the fact text)' },
+  parent_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'the object is their child' },
+  child_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'the object is their parent' },
+  sibling_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'brother or sister' },
   // places
-  lives_in: { family: 'places', singleValued: true, decayClass: 'slow_decay' },
-  located_in: { family: 'places', singleValued: true, decayClass: 'slow_decay' },
-  visited: { family: 'places', singleValued: false, decayClass: 'slow_decay' },
-  travels_to: { family: 'places', singleValued: false, decayClass: 'fast_decay' },
-  from_place: { family: 'places', singleValued: true, decayClass: 'permanent' },
+  lives_in: { family: 'places', singleValued: true, decayClass: 'slow_decay', description: 'home town or country' },
+  located_in: { family: 'places', singleValued: true, decayClass: 'slow_decay', description: 'where a place, organization or event is' },
+  visited: { family: 'places', singleValued: false, decayClass: 'slow_decay', description: 'a place they went to' },
+  travels_to: { family: 'places', singleValued: false, decayClass: 'fast_decay', description: 'a planned or ongoing trip' },
+  from_place: { family: 'places', singleValued: true, decayClass: 'permanent', description: 'where they come from' },
   // work
-  works_at: { family: 'work', singleValued: true, decayClass: 'slow_decay' },
-  has_role: { family: 'work', singleValued: true, decayClass: 'slow_decay' },
-  reports_to: { family: 'work', singleValued: true, decayClass: 'slow_decay' },
-  works_on: { family: 'work', singleValued: false, decayClass: 'fast_decay' },
-  manages: { family: 'work', singleValued: false, decayClass: 'slow_decay' },
-  studies_at: { family: 'work', singleValued: true, decayClass: 'slow_decay' },
-  current_focus: { family: 'work', singleValued: true, decayClass: 'fast_decay' },
-  left: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  joined: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  moved_to: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  studies: { family: 'work', singleValued: false, decayClass: 'slow_decay' },
+  works_at: { family: 'work', singleValued: true, decayClass: 'slow_decay', description: 'employer' },
+  has_role: { family: 'work', singleValued: true, decayClass: 'slow_decay', description: 'job title or role' },
+  reports_to: { family: 'work', singleValued: true, decayClass: 'slow_decay', description: 'their manager' },
+  works_on: { family: 'work', singleValued: false, decayClass: 'fast_decay', description: 'project or topic they work on' },
+  manages: { family: 'work', singleValued: false, decayClass: 'slow_decay', description: 'a team, project or person they lead' },
+  studies_at: { family: 'work', singleValued: true, decayClass: 'slow_decay', description: 'school or university' },
+  current_focus: { family: 'work', singleValued: true, decayClass: 'fast_decay', description: 'what they are focused on now' },
+  left: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'left an organization or place (event)' },
+  joined: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'joined an organization (event)' },
+  moved_to: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'moved to a place (event)' },
+  // organizations and collaboration (the relationships the seed documents name)
+  collaborates_with: { family: 'work', singleValued: false, decayClass: 'slow_decay', description: 'works together with a person or organization' },
+  advises: { family: 'work', singleValued: false, decayClass: 'slow_decay', description: 'mentor, advisor or consultant of a person or organization' },
+  represents: { family: 'work', singleValued: false, decayClass: 'slow_decay', description: 'acts for a person or organization (lawyer, agent, spokesperson)' },
+  member_of: { family: 'work', singleValued: false, decayClass: 'slow_decay', description: 'belongs to a team, board, club or group' },
+  founded: { family: 'work', singleValued: false, decayClass: 'permanent', description: 'founded or co-founded an organization or project' },
+  invested_in: { family: 'financial', singleValued: false, decayClass: 'permanent', description: 'put money into a company or project' },
+  belongs_to: { family: 'ownership', singleValued: false, decayClass: 'slow_decay', description: 'a thing, project or unit is part of or owned by the object' },
+  authored: { family: 'work', singleValued: false, decayClass: 'permanent', description: 'wrote a document, book, paper or code' },
+  mentioned_in: { family: 'other', singleValued: false, decayClass: 'slow_decay', description: 'named in a document, meeting or conversation' },
+  /** A decision node and what it is about: "moved the launch to March" concerns the launch. */
+  concerns: { family: 'events', singleValued: false, decayClass: 'slow_decay', description: 'a decision is about this project, event or thing' },
+  studies: { family: 'work', singleValued: false, decayClass: 'slow_decay', description: 'field of study' },
   // preferences
-  prefers: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
-  likes: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
-  dislikes: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
-  wants: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
-  avoids: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
-  interested_in: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
+  prefers: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'preference' },
+  likes: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'something liked' },
+  dislikes: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'something disliked' },
+  wants: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'a wish or intention' },
+  avoids: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'something avoided' },
+  interested_in: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'an interest' },
   /** A viewpoint ("I think winter is awesome"): the value holds the opinion. */
-  has_opinion: { family: 'preferences', singleValued: false, decayClass: 'fast_decay' },
+  has_opinion: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'a viewpoint (value holds the opinion)' },
   // ownership
-  owns: { family: 'ownership', singleValued: false, decayClass: 'slow_decay' },
-  has_plan: { family: 'other', singleValued: true, decayClass: 'slow_decay' },
-  uses: { family: 'ownership', singleValued: false, decayClass: 'fast_decay' },
+  owns: { family: 'ownership', singleValued: false, decayClass: 'slow_decay', description: 'a possession or pet' },
+  has_plan: { family: 'other', singleValued: true, decayClass: 'slow_decay', description: 'subscription plan or tier' },
+  uses: { family: 'ownership', singleValued: false, decayClass: 'fast_decay', description: 'a tool, product or service used' },
   // transitions: the event beside the state it leads to (has_plan, owns)
-  changed_plan: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  acquired: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  sold: { family: 'events', singleValued: false, decayClass: 'permanent' },
+  changed_plan: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'switched plan (event)' },
+  acquired: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'bought or got something (event)' },
+  sold: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'sold or gave away something (event)' },
   // health
-  has_condition: { family: 'health', singleValued: false, decayClass: 'slow_decay' },
-  allergic_to: { family: 'health', singleValued: false, decayClass: 'permanent' },
-  takes_medication: { family: 'health', singleValued: false, decayClass: 'slow_decay' },
+  has_condition: { family: 'health', singleValued: false, decayClass: 'slow_decay', description: 'health condition' },
+  allergic_to: { family: 'health', singleValued: false, decayClass: 'permanent', description: 'allergy' },
+  takes_medication: { family: 'health', singleValued: false, decayClass: 'slow_decay', description: 'medication' },
   // financial
-  costs: { family: 'financial', singleValued: true, decayClass: 'slow_decay' },
-  earns: { family: 'financial', singleValued: true, decayClass: 'slow_decay' },
-  has_budget: { family: 'financial', singleValued: true, decayClass: 'slow_decay' },
-  owes: { family: 'financial', singleValued: false, decayClass: 'fast_decay' },
+  costs: { family: 'financial', singleValued: true, decayClass: 'slow_decay', description: 'price' },
+  earns: { family: 'financial', singleValued: true, decayClass: 'slow_decay', description: 'income' },
+  has_budget: { family: 'financial', singleValued: true, decayClass: 'slow_decay', description: 'budget' },
+  owes: { family: 'financial', singleValued: false, decayClass: 'fast_decay', description: 'a debt' },
   // events
-  attended: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  participated_in: { family: 'events', singleValued: false, decayClass: 'permanent' },
-  scheduled: { family: 'events', singleValued: false, decayClass: 'fast_decay' },
-  decided: { family: 'events', singleValued: false, decayClass: 'slow_decay' },
+  attended: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'an event they were at' },
+  participated_in: { family: 'events', singleValued: false, decayClass: 'permanent', description: 'an event or competition they took part in' },
+  scheduled: { family: 'events', singleValued: false, decayClass: 'fast_decay', description: 'a meeting or appointment they set up' },
+  decided: { family: 'events', singleValued: false, decayClass: 'slow_decay', description: 'a decision they made (object: the decision node)' },
   // other
-  is_a: { family: 'other', singleValued: false, decayClass: 'slow_decay' },
-  has_status: { family: 'other', singleValued: true, decayClass: 'fast_decay' },
-  related_to: { family: 'other', singleValued: false, decayClass: 'slow_decay' },
+  is_a: { family: 'other', singleValued: false, decayClass: 'slow_decay', description: 'class or kind' },
+  has_status: { family: 'other', singleValued: true, decayClass: 'fast_decay', description: 'status of a project, product or event' },
+  related_to: { family: 'other', singleValued: false, decayClass: 'slow_decay', description: 'a loose link when nothing more specific fits' },
 };
 
 export function predicateSpec(predicate: string, family: PredicateFamily): PredicateSpec {
-  return PREDICATES[predicate] ?? { family, singleValued: false, decayClass: family === 'preferences' ? 'fast_decay' : 'slow_decay' };
+  return PREDICATES[predicate] ?? { family, singleValued: false, decayClass: family === 'preferences' ? 'fast_decay' : 'slow_decay', description: predicate.replace(/_/g, ' ') };
 }
 
 export function isSingleValued(predicate: string): boolean {

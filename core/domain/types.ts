@@ -4,9 +4,35 @@ export const ENTITY_TYPES = ['person', 'organization', 'project', 'decision', 'e
 export const entityTypeSchema = z.enum(ENTITY_TYPES);
 export type EntityType = z.infer<typeof entityTypeSchema>;
 
+/** What each node type holds: shown to the model (entity-extract prompt) and by GET /v1/ontology. */
+export const ENTITY_TYPE_DESCRIPTIONS: Record<EntityType, string> = {
+  person: 'a human being, named or by role ("Stefan", "CEO")',
+  organization: 'a company, team, institution, club',
+  project: 'a named piece of work or initiative',
+  decision: 'a decision that was taken, named by what was decided ("move the launch to March", "switch to Postgres")',
+  event: 'a meeting, trip, conference, party, appointment',
+  concept: 'a topic, skill, idea or field ("machine learning")',
+  place: 'a city, country, address, venue',
+  product: 'a product, plan, tool, service or thing owned ("Advanced plan", "iPhone")',
+  other: 'anything else worth remembering as a node',
+};
+
 export const PREDICATE_FAMILIES = ['preferences', 'people', 'places', 'work', 'ownership', 'health', 'financial', 'events', 'other'] as const;
 export const predicateFamilySchema = z.enum(PREDICATE_FAMILIES);
 export type PredicateFamily = z.infer<typeof predicateFamilySchema>;
+
+/** What each predicate family groups (GET /v1/ontology; retrieval weighs facts by family). */
+export const PREDICATE_FAMILY_DESCRIPTIONS: Record<PredicateFamily, string> = {
+  preferences: 'likes, dislikes, wishes, interests and opinions',
+  people: 'identity and relations between people (family, friends, partners)',
+  places: 'where someone lives, comes from, goes or is located',
+  work: 'employment, roles, projects, organizations and collaboration',
+  ownership: 'what someone owns, uses or what belongs to whom',
+  health: 'conditions, allergies and medication',
+  financial: 'prices, income, budgets, debts and investments',
+  events: 'things that happened or are planned: meetings, moves, decisions',
+  other: 'classes, statuses and loose links',
+};
 
 export const MEMORY_KINDS = ['episode', 'semantic', 'viewpoint'] as const;
 export const memoryKindSchema = z.enum(MEMORY_KINDS);

@@ -39,9 +39,15 @@ import { createHash } from 'node:crypto';
  * - Temporary tables: shared by all connections and kept until the server
  *   stops. The app creates none; code that needs one creates it inside a
  *   transaction with `ON COMMIT DROP`.
- * - LISTEN/NOTIFY: a notification would reach whichever connection happens to
- *   be running at commit, not its listeners. The app uses none; tests that need
- *   notifications between sessions are server-only (`itServerOnly`).
+ * - LISTEN/NOTIFY: a notification reaches whichever connection happens to be
+ *   running at commit, not its listeners. Measured: with connection A having
+ *   run `LISTEN thread_message` and connection B sending `NOTIFY` and
+ *   `pg_notify(…)`, B received both notifications and A none, also after A ran
+ *   further statements. So the app uses none: threads' SSE streams
+ *   (core/threads/streamHub.ts) poll by seq with one shared poller per API
+ *   process (THREAD_POLL_INTERVAL_MS, default 250 ms), the same path on both
+ *   databases; tests that need notifications between sessions are server-only
+ *   (`itServerOnly`).
  * - Waiting on another session (lock waits, races between transactions): there
  *   is only one session, so a connection waits for the whole of another's
  *   transaction instead. Code must never hold a transaction open while awaiting

@@ -64,16 +64,17 @@ export type ResolutionDecision = z.infer<typeof resolutionDecisionSchema>;
 
 export const factCandidateSchema = z.object({
   /** Subject entity name, one of the extracted entity names. */
-  subject: z.string().trim().min(1),
-  /** Normalized snake_case predicate, e.g. works_at, lives_in, prefers, has_plan, costs. */
-  predicate: z.string().trim().regex(/^[a-z][a-z0-9_]*$/),
+  subject: z.string().trim().min(1).max(200),
+  /** Normalized snake_case predicate, e.g. works_at, lives_in, prefers, has_plan, costs. Bounded: it is indexed (a model's
+   *  4 KB "predicate" failed the commit on the index row limit instead of being rejected as malformed output). */
+  predicate: z.string().trim().regex(/^[a-z][a-z0-9_]*$/).max(100),
   /** Predicate as written, e.g. "joined", "is based in". */
-  predicate_raw: z.string().trim().min(1),
+  predicate_raw: z.string().trim().min(1).max(200),
   family: predicateFamilySchema,
   /** Object entity name (one of the extracted entity names), or null when the object is a literal. */
-  object: z.string().trim().min(1).nullable(),
+  object: z.string().trim().min(1).max(200).nullable(),
   /** Literal object ("40 euro per month", "email follow-ups") when `object` is null. */
-  value: z.string().trim().min(1).nullable(),
+  value: z.string().trim().min(1).max(2000).nullable(),
   /** A self-contained sentence: no pronouns, names spelled out. */
   fact_text: z.string().trim().min(1).max(1000),
   memory_kind: memoryKindSchema,
@@ -82,7 +83,7 @@ export const factCandidateSchema = z.object({
   /** True when the text says the relation ended ("isn't at X anymore", "left X"). */
   negated: z.boolean().default(false),
   /** Time phrase that dates this fact, verbatim ("last month", "since March", "until 2025", "in 2023"). */
-  time_expression: z.string().trim().min(1).nullable().default(null),
+  time_expression: z.string().trim().min(1).max(200).nullable().default(null),
 });
 export type FactCandidate = z.infer<typeof factCandidateSchema>;
 
@@ -100,9 +101,14 @@ export interface ResolvedEntityRef {
  * answer the same questions with the same shapes, so the workflow is the same.
  */
 export interface ExtractionProvider {
-  readonly name: 'heuristic' | 'openai';
+  /** The text providers, or the structured source a provider reads (core/extraction/source). */
+  readonly name: 'heuristic' | 'openai' | 'email' | 'calendar' | 'json';
   /** Whether stages call a network model (decides local vs. regular activities). */
   readonly usesNetwork: boolean;
+  /** Reads the episode's whole stored content (a document it parses) rather than chunks of its text. */
+  readonly wholeEpisode?: boolean;
+  /** Its entities resolve by exact name or alias only (no embedding or base-name neighbours): structured sources. */
+  readonly exactResolution?: boolean;
   extractEntities(episode: EpisodeText): Promise<{ entities: EntityCandidate[]; usage: ModelUsage }>;
   judgeEntities(episode: EpisodeText, items: ResolutionItem[]): Promise<{ decisions: ResolutionDecision[]; usage: ModelUsage }>;
   extractFacts(episode: EpisodeText, entities: ResolvedEntityRef[]): Promise<{ facts: FactCandidate[]; usage: ModelUsage }>;

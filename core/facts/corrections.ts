@@ -1,3 +1,4 @@
+import { nameKey } from '../domain/canonical.js';
 import { toVectorSql, withTransaction } from '../db/pool.js';
 import type { Deps } from '../deps.js';
 import { writeAudit } from '../audit/auditLog.js';
@@ -29,7 +30,10 @@ export class InvalidCorrection extends Error {
 
 interface CorrectableRow {
   namespace: string;
+  scope_user: string;
   object_id: string | null;
+  object_name: string | null;
+  object_type: string | null;
   fact_text: string;
   value: string | null;
   confidence: number;
@@ -63,6 +67,28 @@ function applied(old: Snapshot, c: FactCorrection): Snapshot {
   };
 }
 
+const CORRECTABLE = `SELECT f.namespace, f.scope_user, f.object_id, o.name AS object_name, o.type AS object_type, f.fact_text, f.value,
+                            f.confidence, f.importance, f.valid_from, f.invalid_at
+                       FROM fact f LEFT JOIN entity o ON o.id = f.object_id WHERE f.id = $1 AND f.forgotten_at IS NULL`;
+
+/**
+ * A new value without a new text: the text says the new value where it said
+ * the old one ("Stefan works at Premex." → "Stefan works at Acme."). Unchanged
+ * when the old object is not in the text (the caller may give fact_text).
+ */
+export function textWithValue(factText: string, oldObject: string | null, value: string): string {
+  if (!oldObject) return factText;
+  const at = factText.toLowerCase().lastIndexOf(oldObject.toLowerCase());
+  return at < 0 ? factText : `${factText.slice(0, at)}${value}${factText.slice(at + oldObject.length)}`;
+}
+
+function correctedText(row: Pick<CorrectableRow, 'fact_text' | 'value' | 'object_name'>, c: FactCorrection): string | undefined {
+  if (c.fact_text !== undefined) return c.fact_text;
+  if (c.value === undefined || c.value === null) return undefined;
+  const text = textWithValue(row.fact_text, row.value ?? row.object_name, c.value);
+  return text === row.fact_text ? undefined : text;
+}
+
 async function loadFact(deps: Pick<Deps, 'pool' | 'now'>, id: string): Promise<FactView> {
   const { rows } = await deps.pool.query<Parameters<typeof factView>[0]>(`${factSelect(false)} WHERE f.id = $1`, [id]);
   return factView(rows[0], deps.now());
@@ -80,38 +106,58 @@ export async function correctFact(
   who: Requester,
 ): Promise<FactView | null> {
   // Embedding may be a network call: before the transaction opens. The text keeps vector search in step.
-  const embedding = correction.fact_text === undefined ? null : (await deps.embedder.embed([correction.fact_text]))[0];
+  // A new value alone rewrites the text too, so it is read first (and checked again under the lock).
+  const peek = correction.fact_text === undefined && typeof correction.value === 'string' ? (await deps.pool.query<CorrectableRow>(CORRECTABLE, [factId])).rows[0] : undefined;
+  const plannedText = peek ? correctedText(peek, correction) : correction.fact_text;
+  const embedding = plannedText === undefined ? null : (await deps.embedder.embed([plannedText]))[0];
   const done = await withTransaction(deps.pool, async (tx) => {
-    const { rows } = await tx.query<CorrectableRow>(
-      `SELECT namespace, object_id, fact_text, value, confidence, importance, valid_from, invalid_at
-         FROM fact WHERE id = $1 AND forgotten_at IS NULL FOR UPDATE`,
-      [factId],
-    );
+    const { rows } = await tx.query<CorrectableRow>(`${CORRECTABLE} FOR UPDATE OF f`, [factId]);
     const row = rows[0];
     if (!row || (who.namespace !== null && who.namespace !== row.namespace)) return false;
     const before = snapshot(row);
-    const after = applied(before, correction);
-    if (after.value === null && row.object_id === null) {
+    const text = correctedText(row, correction);
+    const after = applied(before, { ...correction, fact_text: text });
+    // A new value replaces the object entity: the live entity of that name and type when there is one, else a literal.
+    let objectId = row.object_id;
+    if (typeof correction.value === 'string' && row.object_id) {
+      const { rows: named } = await tx.query<{ id: string }>(
+        `SELECT id FROM entity WHERE namespace = $1 AND scope_user = $2 AND type = $3 AND name_key = $4
+            AND merged_into IS NULL AND forgotten_at IS NULL LIMIT 1`,
+        [row.namespace, row.scope_user, row.object_type, nameKey(correction.value)],
+      );
+      objectId = named[0]?.id ?? null;
+      if (objectId) after.value = null;
+    }
+    if (after.value === null && objectId === null) {
       throw new InvalidCorrection('value', 'value may be null only for a fact whose object is an entity');
     }
     if (after.valid_from && after.invalid_at && after.invalid_at <= after.valid_from) {
       throw new InvalidCorrection('invalid_at', 'invalid_at must be later than valid_from');
     }
     const reason = correction.reason ?? null;
-    const previous = { ...before, replaced_at: new Date().toISOString(), reason, actor: who.actor };
+    const objectChanged = objectId !== row.object_id;
+    const previous = { ...before, ...(objectChanged ? { object_id: row.object_id } : {}), replaced_at: new Date().toISOString(), reason, actor: who.actor };
+    // The vector was computed for the text read before the lock; a concurrent change to it keeps the old vector.
+    const vector = embedding && after.fact_text === plannedText ? toVectorSql(embedding) : null;
     await tx.query(
       `UPDATE fact SET fact_text = $2, value = $3, confidence = $4, importance = $5, valid_from = $6, invalid_at = $7,
               previous_values = previous_values || $8::jsonb,
               embedding = coalesce($9::vector, embedding), embedding_model = CASE WHEN $9::vector IS NULL THEN embedding_model ELSE $10 END,
-              updated_at = now()
+              object_id = $11, updated_at = now()
         WHERE id = $1`,
       [
         factId, after.fact_text, after.value, after.confidence, after.importance, after.valid_from, after.invalid_at,
-        JSON.stringify([previous]), embedding ? toVectorSql(embedding) : null, deps.embedder.model,
+        JSON.stringify([previous]), vector, deps.embedder.model, objectId,
       ],
     );
     await writeAudit(tx, { namespace: row.namespace, actor: who.actor, requestId: who.requestId }, [
-      { action: 'fact.corrected', targetType: 'fact', targetId: factId, before, after: { ...after, reason } },
+      {
+        action: 'fact.corrected',
+        targetType: 'fact',
+        targetId: factId,
+        before: objectChanged ? { ...before, object_id: row.object_id } : before,
+        after: { ...after, ...(objectChanged ? { object_id: objectId } : {}), reason },
+      },
     ]);
     return true;
   });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { factCandidateSchema } from '../extraction/types.js';
 import { decayClassSchema, entityTypeSchema, sensitivitySchema } from '../domain/types.js';
+import type { ContentType } from '../sources/contentType.js';
 
 export const WORKFLOW_NAMES = { ingestEpisode: 'ingestEpisode', reconcile: 'reconcile', refreshSearchStats: 'refreshSearchStats' } as const;
 export const RECONCILE_SCHEDULE_ID = 'mnemo-reconcile';
@@ -35,6 +36,8 @@ export interface EpisodeSnapshot {
    * (UTC) in snapshots recorded before history-order.
    */
   timezone?: string | null;
+  /** What the content is (email, calendar_event, json pick their extraction provider); absent in older snapshots: text. */
+  contentType?: ContentType;
 }
 
 export type BeginResult = ({ proceed: true; episode: EpisodeSnapshot } | { proceed: false; status: string }) & {

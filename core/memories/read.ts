@@ -9,6 +9,8 @@ export interface EpisodeView {
   run_id: string | null;
   speaker: string | null;
   content: string;
+  /** text | email | calendar_event | json (core/sources). */
+  content_type: string;
   source: string | null;
   metadata: unknown;
   occurred_at: string;
@@ -36,6 +38,7 @@ function view(e: EpisodeRecord): EpisodeView {
     run_id: e.runId,
     speaker: e.speaker,
     content: e.content,
+    content_type: e.contentType,
     source: e.source,
     metadata: e.metadata,
     occurred_at: e.occurredAt.toISOString(),

@@ -7,6 +7,7 @@ import { ExtractionDispatcher } from '../ingest/dispatcher.js';
 import { runsStagesLocally, startExtraction } from '../ingest/startExtraction.js';
 import { countTaskWrites, reserveTaskWrites } from '../tasks/writeLimit.js';
 import { offsetOfIsoInstant } from '../domain/timezone.js';
+import type { ContentType } from '../sources/contentType.js';
 
 export interface NewMemory {
   content: string;
@@ -24,6 +25,8 @@ export interface NewMemory {
   taskId?: string;
   /** The writer's IANA time zone; relative dates in the content resolve in it (else the offset of occurredAt, the namespace default, UTC). */
   timezone?: string;
+  /** What the content is (core/sources): text (default), email, calendar_event, json. */
+  contentType?: ContentType;
 }
 
 /** Who is writing (for the audit row of a refused task write). */
@@ -55,18 +58,19 @@ interface EpisodeInsert {
   timezone: string | null;
   workflow_id: string;
   recorded_at: string;
+  content_type: ContentType;
 }
 
 /** One INSERT for many episodes (rows travel as one JSON parameter: no parameter-count limit). */
 async function insertEpisodes(pool: Pool, rows: EpisodeInsert[]): Promise<void> {
   await pool.query(
     `INSERT INTO episode (id, namespace, user_id, agent_id, run_id, speaker, content, source, metadata, occurred_at,
-                          t_valid_override, skip_extraction, task_id, timezone, workflow_id, recorded_at)
+                          t_valid_override, skip_extraction, task_id, timezone, workflow_id, recorded_at, content_type)
      SELECT id, namespace, user_id, agent_id, run_id, speaker, content, source, metadata, occurred_at,
-            t_valid_override, skip_extraction, task_id, timezone, workflow_id, recorded_at
+            t_valid_override, skip_extraction, task_id, timezone, workflow_id, recorded_at, content_type
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, namespace text, user_id text, agent_id text, run_id text, speaker text,
             content text, source text, metadata jsonb, occurred_at timestamptz, t_valid_override timestamptz,
-            skip_extraction boolean, task_id uuid, timezone text, workflow_id text, recorded_at timestamptz)`,
+            skip_extraction boolean, task_id uuid, timezone text, workflow_id text, recorded_at timestamptz, content_type text)`,
     [JSON.stringify(rows)],
   );
 }
@@ -121,6 +125,7 @@ export class MemoryWriter {
         timezone: m.timezone ?? (m.occurredAt ? offsetOfIsoInstant(m.occurredAt) : null),
         workflow_id: episodeWorkflowId(id),
         recorded_at: now,
+        content_type: m.contentType ?? 'text',
       };
     });
     await this.groupCommit.add(rows);

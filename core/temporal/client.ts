@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import type { Config } from '../config/config.js';
 
 /**
@@ -12,11 +12,16 @@ export interface TemporalHandle {
   close(): Promise<void>;
 }
 
-export function createTemporalHandle(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>, address?: string): TemporalHandle {
+export function createTemporalHandle(
+  config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>,
+  address?: string,
+  options: { interceptors?: WorkflowClientInterceptor[] } = {},
+): TemporalHandle {
   const target = address ?? config.TEMPORAL_ADDRESS;
   if (!target) throw new Error('TEMPORAL_ADDRESS is not set');
   const connection = Connection.lazy({ address: target });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  // With tracing on (core/telemetry/tracing.ts): a workflow started inside a span carries it in its headers.
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: options.interceptors ? { workflow: options.interceptors } : undefined });
   return {
     client,
     connection,

@@ -195,10 +195,47 @@ export function intention(ctx: Context, s: number, c: Clause, subjects: Ref[], c
   const predicate = cat === 'decide' ? 'decided' : 'wants';
   // "I wanted to ask you", "I want to say": conversation, not an intention worth remembering.
   if (predicate === 'wants' && (CONVERSATIONAL.test(value) || !rest)) return true;
+  if (cat === 'decide') {
+    decision(ctx, s, c, subjects, confidence, time);
+    return true;
+  }
   for (const subject of subjects) {
     emit(ctx, { subject, predicate, raw: `${cat} to`, object: null, value: vg.negated ? `not ${value}` : value, kind: predicate === 'decided' ? 'episode' : 'semantic', negated: false, time, confidence: wouldLike ? Math.min(confidence, 0.7) : confidence, eventVerb: predicate === 'decided' ? 'decided to' : 'wants to' });
   }
   return true;
+}
+
+/**
+ * "We decided to move the launch to March": the decision is a node of its own
+ * (type `decision`, named by what was decided, dates included), linked by
+ * `decided` from who took it and by `concerns` to the named project, event,
+ * product or organization it is about. A date inside the decision is part of
+ * its content, not the time of the decision.
+ */
+function decision(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): void {
+  const tokens = ctx.sentences[s].tokens;
+  const vg = c.vg;
+  const obj = trimSpan(tokens, { start: c.object.start, end: c.object.end });
+  // trimSpan drops a trailing time phrase ("to March"); a decision keeps it.
+  let end = obj.end;
+  while (end < c.object.end && (tokens[end].time || !tokens[end].text)) end++;
+  const inner = tokens.filter((t, k) => k >= obj.start && k < end && t.text);
+  const content = surface(substitutePronouns(ctx, s, inner));
+  const name = `${vg.negated ? 'not ' : ''}${vg.head.text.toLowerCase()}${content ? ` ${content}` : ''}`.replace(/[.!?]+$/, '').slice(0, 200);
+  const node = ctx.table.add(name, { type: 'decision', fixedType: true, sure: true });
+  const ownTime = inner.some((t) => t.time) ? null : time;
+  const ref: Ref = { kind: 'entity', key: node, person: false };
+  for (const subject of subjects) {
+    emit(ctx, { subject, predicate: 'decided', raw: `${vg.catenative} to`, object: ref, kind: 'episode', negated: false, time: ownTime, confidence, eventVerb: 'decided to', objectType: 'decision' });
+  }
+  for (const m of ctx.mentions[s]) {
+    if (m.kind !== 'name' || m.start < obj.start || m.end > end) continue;
+    const about = mentionRef(ctx, s, m);
+    if (about.kind !== 'entity' || about.person) continue;
+    const type = ctx.table.typeOf(about.key);
+    if (type === 'person' || type === 'place') continue;
+    emit(ctx, { subject: ref, predicate: 'concerns', raw: 'concerns', object: about, kind: 'semantic', negated: false, time: null, confidence, subjectType: 'decision' });
+  }
 }
 
 /** "born on March 3, 1990", "was born in Lisbon in 1990". */

@@ -90,7 +90,7 @@ export interface Emit {
 }
 
 /** Predicates whose subject may be anything: they say nothing about it being a person. */
-export const NON_PERSON_SUBJECTS = new Set(['is_a', 'costs', 'has_status', 'located_in', 'related_to', 'manages', 'uses', 'has_opinion']);
+export const NON_PERSON_SUBJECTS = new Set(['is_a', 'costs', 'has_status', 'located_in', 'related_to', 'manages', 'uses', 'has_opinion', 'belongs_to', 'mentioned_in', 'concerns', 'collaborates_with', 'advises', 'represents', 'invested_in', 'founded']);
 
 export function emit(ctx: Context, e: Emit): void {
   if (e.subject.kind !== 'entity') return;

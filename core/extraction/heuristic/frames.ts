@@ -64,6 +64,15 @@ const isPossession = (o: ObjectView) =>
 const isPersonObj = (o: ObjectView) => o.isPerson || o.entityType === 'person';
 const notPerson = (o: ObjectView) => !o.isPerson;
 
+/** A named person or organization ("collaborates with Bob", "advises Acme"), not "with enthusiasm". */
+const isNamedCounterpart = (o: ObjectView) => o.isEntity && (o.isPerson || o.entityType === 'organization' || o.entityType === null || o.entityType === 'project');
+const GROUP_HEADS = /^(?:team|board|club|committee|council|group|association|society|union|band|party|guild|network|community|league|panel|chapter|choir|orchestra|crew|squad|faculty|staff)$/;
+/** A named group or organization: "a member of the Rotary Club", "on the board of Acme" — not "part of the plan". */
+const isGroup = (o: ObjectView) => o.isEntity && !o.isPerson && o.entityType !== 'place' && o.entityType !== 'event' && o.entityType !== 'product' && (o.entityType === 'organization' || GROUP_HEADS.test(o.head) || o.entityType === null);
+const WORK_HEADS = /^(?:report|book|paper|article|post|blog|spec|specification|proposal|memo|document|doc|novel|thesis|dissertation|script|chapter|rfc|essay|poem|whitepaper|white paper|manual|guide|song|screenplay|study|review|column|op-ed|newsletter|readme|design doc|roadmap|library|framework|code)$/;
+/** Something written: "the Q3 report", "a book", a named work — not "an email", "to Bob". */
+const isWork = (o: ObjectView) => !o.isPerson && (WORK_HEADS.test(o.head) || (o.isEntity && (o.entityType === 'product' || o.entityType === 'other' || o.entityType === null) && !o.isPerson));
+
 const LEFT_WORK: Derived[] = [{ predicate: 'works_at', negated: true, kind: 'semantic' }];
 const JOINED_WORK: Derived[] = [{ predicate: 'works_at', negated: false, kind: 'semantic' }];
 
@@ -84,6 +93,22 @@ export const FRAMES: Frame[] = [
   { keys: ['leave', 'quit', 'resign', 'retire', 'be fire', 'be lay', 'stop work', 'depart', 'exit'], preps: ['', 'from', 'at'], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o), then: LEFT_WORK },
   { keys: ['report'], preps: ['to'], predicate: 'reports_to', object: 'entity', objectType: 'person', requires: isPersonObj },
   { keys: ['manage', 'lead', 'supervise', 'run', 'head', 'oversee'], preps: [''], predicate: 'manages', object: 'any', objectType: 'project', requires: (o) => o.isEntity || /team|department|project|group|store|shop|company|business/.test(o.head) },
+  // ---- organizations and collaboration ----
+  { keys: ['collaborate', 'partner', 'team up', 'team', 'work together', 'cooperate'], preps: ['with', 'up with'], predicate: 'collaborates_with', object: 'entity', requires: isNamedCounterpart },
+  // "I work with Bob Smith", not "I work with Python": only a known person or organization.
+  { keys: ['work'], preps: ['with', 'together with', 'alongside'], predicate: 'collaborates_with', object: 'entity', requires: (o) => o.isEntity && (o.isPerson || o.entityType === 'organization') },
+  { keys: ['advise', 'mentor', 'counsel'], preps: ['', 'on'], predicate: 'advises', object: 'entity', requires: isNamedCounterpart },
+  { keys: ['consult'], preps: ['for'], predicate: 'advises', object: 'entity', requires: isNamedCounterpart },
+  { keys: ['represent'], preps: [''], predicate: 'represents', object: 'entity', requires: isNamedCounterpart },
+  { keys: ['be member', 'sit', 'serve'], preps: ['of', 'on'], predicate: 'member_of', object: 'entity', objectType: 'organization', requires: isGroup },
+  { keys: ['found', 'co-found', 'cofound', 'establish', 'co-establish', 'set up', 'set'], preps: ['', 'up'], predicate: 'founded', object: 'entity', objectType: 'organization', negation: 'skip', requires: (o) => isOrgLike(o) && o.entityType !== 'event' },
+  { keys: ['invest', 'put money', 'back'], preps: ['in', ''], predicate: 'invested_in', object: 'entity', objectType: 'organization', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o) },
+  // "The laptop belongs to Acme"; a person who belongs to a group is a member (see factsForObject).
+  { keys: ['belong'], preps: ['to'], predicate: 'belongs_to', object: 'entity', requires: (o) => o.isEntity && o.entityType !== 'place' && o.entityType !== 'event' },
+  { keys: ['write', 'author', 'co-author', 'coauthor', 'co-write', 'draft', 'pen'], preps: [''], predicate: 'authored', object: 'any', objectType: 'other', negation: 'skip', requires: isWork },
+  // Only the passive: "Acme was mentioned in the board meeting" (an active "I mentioned X in Y" says who spoke, not where X appears).
+  { keys: ['be mention', 'be mentioned', 'be cite', 'be cited', 'be reference', 'be referenced', 'be feature', 'be featured', 'be quote', 'be quoted'], preps: ['in', 'during', 'at'], predicate: 'mentioned_in', object: 'any', objectType: 'event', negation: 'skip', requires: (o) => !o.isPerson && o.text.length > 0 },
+  { keys: ['be relate', 'be related', 'be connect', 'be connected', 'be link', 'be linked', 'be tie', 'be tied', 'relate'], preps: ['to', 'with'], predicate: 'related_to', object: 'entity', requires: (o) => o.isEntity },
   { keys: ['study', 'be enroll', 'be enrolled'], preps: ['at', 'in'], predicate: 'studies_at', object: 'any', objectType: 'organization', requires: isOrgLike },
   { keys: ['study', 'major'], preps: ['', 'in'], predicate: 'studies', object: 'literal', requires: notPerson },
   { keys: ['graduate'], preps: ['from'], predicate: 'attended', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip' },
@@ -161,6 +186,8 @@ const IMPORTANCE: Record<string, number> = {
   has_plan: 0.75, changed_plan: 0.65, acquired: 0.5, sold: 0.5, uses: 0.45, has_condition: 0.85, allergic_to: 0.9,
   takes_medication: 0.8, costs: 0.7, earns: 0.75, has_budget: 0.65, owes: 0.65, attended: 0.5, participated_in: 0.5,
   scheduled: 0.6, decided: 0.6, is_a: 0.5, has_status: 0.55, related_to: 0.3,
+  collaborates_with: 0.6, advises: 0.6, represents: 0.6, member_of: 0.6, founded: 0.75, invested_in: 0.7, belongs_to: 0.5,
+  authored: 0.55, mentioned_in: 0.35, concerns: 0.55,
 };
 
 export function importanceOf(predicate: string): number {

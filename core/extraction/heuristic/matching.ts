@@ -51,6 +51,13 @@ export function headKeys(ctx: Context, s: number, c: Clause, segs: Segment[]): {
       if (['fan', 'friend', 'friends', 'member', 'customer', 'client', 'subscriber', 'user'].includes(head) && segs.length > 1) {
         keys.push(...adjs.map((a) => `be ${a} ${head}`), `be ${head}`);
         outSegs = segs.slice(1);
+      } else if (head === 'member') {
+        // "a member of the Rotary Club": "of" is no segment boundary, so split after it.
+        const of = part.findIndex((x) => x.word === 'of');
+        if (of > 0 && of < part.length - 1) {
+          keys.push(`be ${head}`);
+          outSegs = [{ prep: 'of', start: part[of].i + 1, end: segs[0].end }, ...segs.slice(1)];
+        }
       }
     }
   }
@@ -224,6 +231,8 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
     // An organization "based in" a city is located there; a person lives there.
     let p = predicate;
     if (p === 'lives_in' && subject.kind === 'entity' && ['organization', 'product', 'project'].includes(ctx.table.typeOf(subject.key) ?? '')) p = 'located_in';
+    // "Ana belongs to the chess club": a person belongs to a group as a member; a thing belongs to its owner.
+    if (p === 'belongs_to' && subject.kind === 'entity' && (subject.person || ctx.table.typeOf(subject.key) === 'person')) p = 'member_of';
     // "I'm going to Paris next week": a plan, not a visit.
     if (p === 'visited' && (vg.tense === 'future' || (vg.progressive && vg.tense === 'present'))) p = 'travels_to';
     emit(ctx, {

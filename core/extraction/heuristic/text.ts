@@ -58,6 +58,17 @@ const STATES: Record<string, [string, string]> = {
   scheduled: ['has scheduled', 'no longer has scheduled'],
   decided: ['decided to', 'decided not to'],
   has_opinion: ['thinks', 'no longer thinks'],
+  collaborates_with: ['collaborates with', 'no longer collaborates with'],
+  advises: ['advises', 'no longer advises'],
+  represents: ['represents', 'no longer represents'],
+  member_of: ['is a member of', 'is no longer a member of'],
+  founded: ['founded', 'did not found'],
+  invested_in: ['invested in', 'did not invest in'],
+  belongs_to: ['belongs to', 'no longer belongs to'],
+  authored: ['wrote', 'did not write'],
+  mentioned_in: ['was mentioned in', 'was not mentioned in'],
+  concerns: ['concerns', 'no longer concerns'],
+  related_to: ['is related to', 'is no longer related to'],
 };
 
 const EVENT_VERBS: Record<string, string> = {

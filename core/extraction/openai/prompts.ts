@@ -1,4 +1,4 @@
-import { ENTITY_TYPES, MEMORY_KINDS, PREDICATE_FAMILIES } from '../../domain/types.js';
+import { ENTITY_TYPE_DESCRIPTIONS, ENTITY_TYPES, MEMORY_KINDS, PREDICATE_FAMILIES } from '../../domain/types.js';
 import { PREDICATES } from '../../domain/predicates.js';
 import { formatInZone } from '../../domain/timezone.js';
 import type { EpisodeText, ResolutionItem, ResolvedEntityRef } from '../types.js';
@@ -22,17 +22,7 @@ export const PROMPT_LABELS = {
   entities: 'Entities (use these names exactly):',
 } as const;
 
-const ENTITY_TYPE_HELP: Record<(typeof ENTITY_TYPES)[number], string> = {
-  person: 'a human being, named or by role ("Stefan", "CEO")',
-  organization: 'a company, team, institution, club',
-  project: 'a named piece of work or initiative',
-  decision: 'a decision that was taken ("switch to Postgres")',
-  event: 'a meeting, trip, conference, party, appointment',
-  concept: 'a topic, skill, idea or field ("machine learning")',
-  place: 'a city, country, address, venue',
-  product: 'a product, plan, tool, service or thing owned ("Advanced plan", "iPhone")',
-  other: 'anything else worth remembering as a node',
-};
+const ENTITY_TYPE_HELP = ENTITY_TYPE_DESCRIPTIONS;
 
 function speakerName(episode: EpisodeText): string {
   return episode.speaker?.trim() || UNKNOWN_SPEAKER_NAME;
@@ -102,9 +92,10 @@ export function renderResolutionItems(items: ResolutionItem[]): string {
 
 function predicateCatalogue(): string {
   return PREDICATE_FAMILIES.map((family) => {
+    // The description tells a small model what a name means ("advises: mentor, advisor or consultant of ...").
     const names = Object.entries(PREDICATES)
       .filter(([, spec]) => spec.family === family)
-      .map(([name]) => name);
+      .map(([name, spec]) => `${name} (${spec.description})`);
     return names.length ? `    ${family}: ${names.join(', ')}` : null;
   })
     .filter((line): line is string => line !== null)
@@ -130,6 +121,7 @@ export function factExtractionSystem(episode: EpisodeText): string {
     '- predicate: the normalized relation in snake_case (lowercase letters, digits, underscores). Use a catalogue predicate when one fits:',
     predicateCatalogue(),
     '  otherwise make up a short snake_case verb phrase.',
+    '  A decision ("we decided to move the launch to March") is a decision entity named by what was decided: who took it -> decided -> the decision, and the decision -> concerns -> the project, event or thing it is about.',
     '- predicate_raw: the relation as the text words it ("joined", "is based in", "upgraded to").',
     `- family: one of ${PREDICATE_FAMILIES.join(', ')}; for a catalogue predicate, the family it is listed under.`,
     '- object: the other entity, one of the entity names given below spelled exactly as given; null when the object is a literal value.',
