@@ -22,6 +22,9 @@ export default {
   globalTeardown: '<rootDir>/test/support/globalTeardown.mjs',
   reporters: ['default', '<rootDir>/test/support/skippedReporter.mjs'],
   testTimeout: 60_000,
+  // One worker process (npm test passes --maxWorkers=1) that Jest replaces between test files once its heap passes
+  // this: a single process accumulates every file's module graph and ran out of heap after ~50 of 90+ files.
+  workerIdleMemoryLimit: '1536MB',
   // In CI a run that leaves a handle open (a failed test's worker) ends anyway instead of hanging the job.
   forceExit: process.env.CI === 'true',
 };

@@ -18,6 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { MnemoClient } from '../client/index.js';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
 import { migrate } from '../core/db/migrate.js';
@@ -169,22 +170,14 @@ async function main() {
     // Writes: other turns of the same users' kind, never repeated.
     const writes = generateCorpus(capacityEpisodes + Math.ceil(duration * 200), 50, 7).episodes;
     const writeBody = (n: number) => ({ namespace, user_id: `writer-${n % 50}`, content: writes[n % writes.length].content });
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${stack.apiUrl}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 202) throw new Error(`POST ${path} → ${res.status} ${await res.text()}`);
-      return res.json() as Promise<{ memories: Array<{ id: string }> }>;
-    };
+    const client = new MnemoClient({ baseUrl: stack.apiUrl, apiKey: BENCH_KEY, maxRetries: 100 });
 
     log(`ingest capacity: a burst of ${capacityEpisodes} episodes`);
     const burstStart = performance.now();
     const burstIds: string[] = [];
     for (let i = 0; i < capacityEpisodes; i += 100) {
       const batch = Array.from({ length: Math.min(100, capacityEpisodes - i) }, (_, k) => writeBody(i + k));
-      burstIds.push(...(await post('/v1/memories/batch', { memories: batch })).memories.map((m) => m.id));
+      burstIds.push(...(await client.memories.batch(batch)).memories.map((m) => m.id));
     }
     await waitDone(deps.pool, burstIds, 600_000);
     const capacity = capacityEpisodes / ((performance.now() - burstStart) / 1000);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { MnemoClient } from '../../client/index.js';
 import { namespaceFor, type RecallConversation } from './recallData.js';
 
 /** Where each ingested turn went: episode id → its conversation and dia_id. */
@@ -13,25 +14,6 @@ export interface Ingested {
 export interface ApiClient {
   baseUrl: string;
   key: string;
-}
-
-/** Posts JSON; a 503 (extraction behind: nothing was stored) is retried after its Retry-After, as a client should. */
-async function post<T>(api: ApiClient, path: string, body: unknown): Promise<T> {
-  for (;;) {
-    const res = await fetch(`${api.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status === 503) {
-      const seconds = Number(res.headers.get('retry-after') ?? 5);
-      await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 5) * 1000));
-      continue;
-    }
-    if (!res.ok) throw new Error(`POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  }
 }
 
 /** What a previous run left in the database, if it holds exactly these conversations. */
@@ -68,12 +50,14 @@ export async function ingestConversations(
   const namespaces = conversations.map((c) => namespaceFor(c.key));
   await pool.query('DELETE FROM namespace WHERE id = ANY($1)', [namespaces]);
   const turnOf = new Map<string, { key: string; diaId: string }>();
+  const client = new MnemoClient({ baseUrl: api.baseUrl, apiKey: api.key, maxRetries: 1000 });
   for (const conversation of conversations) {
     const namespace = namespaceFor(conversation.key);
     for (let i = 0; i < conversation.turns.length; i += 100) {
       const turns = conversation.turns.slice(i, i + 100);
-      const { memories } = await post<{ memories: Array<{ id: string }> }>(api, '/v1/memories/batch', {
-        memories: turns.map((t) => ({
+      // The typed client waits out a 503 (extraction behind: nothing stored) and retries with the same Idempotency-Key.
+      const { memories } = await client.memories.batch(
+        turns.map((t) => ({
           namespace,
           content: t.text,
           speaker: t.speaker,
@@ -81,7 +65,7 @@ export async function ingestConversations(
           source: `dataset:${conversation.key}`,
           metadata: { dia_id: t.diaId, conversation: conversation.key },
         })),
-      });
+      );
       memories.forEach((m, j) => turnOf.set(m.id, { key: conversation.key, diaId: turns[j].diaId }));
     }
     log(`queued ${conversation.turns.length} turns of ${conversation.key}`);
