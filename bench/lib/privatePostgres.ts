@@ -47,7 +47,9 @@ export interface PrivatePostgres {
 export async function startPrivatePostgres(options: { binDir?: string } = {}): Promise<PrivatePostgres> {
   const binDir = options.binDir ?? findPostgresBinDir();
   const asRoot = process.getuid?.() === 0;
-  const base = mkdtempSync(path.join(os.tmpdir(), 'mnemo-pg-'));
+  // As root, the `postgres` user must reach the folder: TMPDIR may sit inside a private (0700) folder of root's
+  // (CI's newcomer pass), so the cluster goes straight under /tmp there.
+  const base = mkdtempSync(path.join(asRoot ? '/tmp' : os.tmpdir(), 'mnemo-pg-'));
   const dir = path.join(base, 'data');
   if (asRoot) {
     const { stdout } = await run('id', ['-u', 'postgres']).catch(() => {
@@ -57,7 +59,8 @@ export async function startPrivatePostgres(options: { binDir?: string } = {}): P
     chownSync(base, Number(stdout.trim()), Number(gid.trim()));
   }
   const pgRun = (bin: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(binDir, bin), ...args]) : run(path.join(binDir, bin), args);
+    // cwd: the postgres user may not be allowed into the caller's working directory.
+    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(binDir, bin), ...args], { cwd: base }) : run(path.join(binDir, bin), args);
 
   await pgRun('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();

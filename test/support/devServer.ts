@@ -32,7 +32,17 @@ export class RestartableTemporal {
   async start(): Promise<void> {
     // The CLI globalSetup found or installed (the same lookup as `npm start`).
     const cli = process.env.MNEMO_TEST_TEMPORAL_CLI ?? findTemporalCli();
-    this.server = await startTemporalDevServer({ cli, dir: this.dir, namespace: 'default', port: this.port, uiPort: this.uiPort });
+    // A start right after a stop can find the port or the database file not yet released by the old process
+    // (seen once on a loaded CI machine: the server exited during start-up); a few tries, seconds apart.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.server = await startTemporalDevServer({ cli, dir: this.dir, namespace: 'default', port: this.port, uiPort: this.uiPort });
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 2_000 * attempt));
+      }
+    }
     if (this.server.address !== this.address) throw new Error(`Temporal came back on ${this.server.address}, not ${this.address}`);
   }
 
