@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createApp } from '../api/app.js';
@@ -10,8 +9,8 @@ import type { ThreadWithMessages } from '../core/threads/read.js';
 import type { ThreadPage } from '../core/threads/list.js';
 import { ADMIN_KEY, startTestStack, type TestStack } from './support/stack.js';
 import { eventually } from './support/eventually.js';
-import { ROOT } from './support/env.js';
-import { stopProcess } from './support/workerProcess.js';
+import { freePort } from '../core/embedded/ports.js';
+import { spawnServiceProcess, stopProcess } from './support/workerProcess.js';
 
 interface ErrorBody {
   error: { code: string; message: string; details: Array<{ field: string; message: string }> | null };
@@ -72,35 +71,12 @@ async function opened(client: SseClient): Promise<void> {
 
 /** `npm run api` (api/main.ts) in a process of its own, on the stack's database and Temporal. */
 function spawnApiProcess(stack: TestStack, port: number): ChildProcess {
-  const config = stack.deps.config;
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      DATABASE_URL: config.DATABASE_URL,
-      TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MNEMO_API_KEY: ADMIN_KEY,
-      EMBEDDING_PROVIDER: 'hash',
-      LOG_LEVEL: 'warn',
-      ...STREAM_ENV,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  return spawnServiceProcess(
+    'api/main.ts',
+    stack.deps.config,
+    { PORT: String(port), HOST: '127.0.0.1', MNEMO_API_KEY: ADMIN_KEY, EMBEDDING_PROVIDER: 'hash', ...STREAM_ENV },
+    ['ignore', 'ignore', 'inherit'],
+  );
 }
 
 describe('threads', () => {

@@ -3,13 +3,14 @@ import path from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { ROOT } from './env.js';
 
-/**
- * `npm run worker` in a process of its own, on a test stack's database,
- * Temporal and task queue: a worker that can be SIGKILLed like a crashed host,
- * or that runs beside the API at its own CPU priority (WORKER_NICE).
- */
-export function spawnWorkerProcess(config: Config, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/main.ts')], {
+/** A service entry point (`workers/main.ts`, `api/main.ts`) in a process of its own, on a test stack's database, Temporal and task queue. */
+export function spawnServiceProcess(
+  entry: string,
+  config: Config,
+  env: Record<string, string> = {},
+  stdio: 'ignore' | ['ignore', 'ignore', 'inherit'] = 'ignore',
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -20,8 +21,16 @@ export function spawnWorkerProcess(config: Config, env: Record<string, string> =
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: 'ignore',
+    stdio,
   });
+}
+
+/**
+ * `npm run worker` in a process of its own: a worker that can be SIGKILLed like a crashed host,
+ * or that runs beside the API at its own CPU priority (WORKER_NICE).
+ */
+export function spawnWorkerProcess(config: Config, env: Record<string, string> = {}): ChildProcess {
+  return spawnServiceProcess('workers/main.ts', config, env);
 }
 
 /** Stops a spawned process (SIGTERM unless another signal is given) and waits for it to exit. */
