@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { toVectorSql } from '../core/db/pool.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import type { EpisodeSnapshot, ResolvedEntity } from '../core/ingest/contracts.js';
-import { baseKeys, decideByBaseName } from '../core/entities/baseNameMatch.js';
+import { decideByBaseName } from '../core/entities/baseNameMatch.js';
 import { chunkText } from '../core/extraction/chunk.js';
 import { extractorFor } from '../core/extraction/index.js';
 import { contentTypeOf } from '../core/sources/contentType.js';
@@ -18,6 +17,7 @@ import {
   type ResolutionItem,
 } from '../core/extraction/types.js';
 import type { ActivityDeps } from './deps.js';
+import { lookupProseEntities, lookupStructuredEntities } from './entityLookup.js';
 import { recordStage, type StageRunLog } from './stageRecorder.js';
 
 function episodeText(episode: EpisodeSnapshot, text = episode.content): EpisodeText {
@@ -81,63 +81,10 @@ export function createExtractionActivities(deps: ActivityDeps, stageRuns: StageR
         const scopeUser = episode.userId ?? '';
         // Structured sources resolve exactly: no neighbours by embedding or base name to look up (or embed for).
         const exactOnly = provider.exactResolution === true;
-        const vectors = exactOnly ? [] : await deps.nameEmbedder.embed(entities.map((e) => e.name));
-        // One round trip for every candidate: exact name/alias matches, the nearest names by embedding, and
-        // (`base`) entities of the same type whose name or alias may share its base name once suffixes are set
-        // aside: the base name is a whole-word prefix of name_key, so a byte-order range on the
-        // entity_live_name_key_bytes index finds them; decideByBaseName applies the suffix rule to what it returns.
-        const { rows } = await deps.pool.query<ExistingEntity & { idx: number; aliases: string[]; via: 'exact' | 'vector' | 'base' }>(
-          `SELECT c.idx, m.id, m.name, m.type, m.aliases, m.similarity, m.via
-             FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec text, type text, bases text[], surfaces text[])
-            CROSS JOIN LATERAL (
-              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
-                WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
-                  AND (name_key = ANY(c.keys) OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = ANY(c.keys)))
-                LIMIT 5)
-              UNION ALL
-              -- Exact-only (a structured batch of thousands of names): the name-key index and the aliases' GIN index
-              -- (surface forms as written: an email address, an event UID), never a scan per candidate.
-              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
-                WHERE $4::boolean AND namespace = $1 AND scope_user = $2 AND name_key = ANY(c.keys) AND merged_into IS NULL AND forgotten_at IS NULL
-                LIMIT 5)
-              UNION ALL
-              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
-                WHERE $4::boolean AND aliases && c.surfaces AND namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
-                LIMIT 5)
-              UNION ALL
-              (SELECT id, name, type, aliases, 1 - (name_embedding <=> c.vec::vector) AS similarity, 'vector' AS via FROM entity
-                WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
-                ORDER BY name_embedding <=> c.vec::vector LIMIT 3)
-              UNION ALL
-              (SELECT n.id, n.name, n.type, n.aliases, 1.0::float8 AS similarity, 'base' AS via FROM unnest(c.bases) AS b(key)
-                CROSS JOIN LATERAL (
-                  SELECT id, name, type, aliases FROM entity
-                   WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
-                     AND (name_key COLLATE "C") >= b.key AND (name_key COLLATE "C") < b.key || '!'
-                   LIMIT 10) AS n)
-              UNION ALL
-              (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'base' AS via FROM entity
-                WHERE NOT $4::boolean AND namespace = $1 AND scope_user = $2 AND type = c.type AND merged_into IS NULL AND forgotten_at IS NULL
-                  AND EXISTS (SELECT 1 FROM unnest(aliases) a, unnest(c.bases) b WHERE starts_with(lower(a), b))
-                LIMIT 10)
-            ) AS m`,
-          [
-            episode.namespace,
-            scopeUser,
-            JSON.stringify(
-              entities.map((candidate, idx) => ({
-                idx,
-                // Name keys, and the surface forms lower-cased: a stored alias (an email address, an event UID) matches as written.
-                keys: [...new Set([candidate.name, ...candidate.aliases].flatMap((n) => [canonicalKey(n), n.toLowerCase()]))],
-                vec: exactOnly ? null : toVectorSql(vectors[idx]),
-                type: candidate.type,
-                bases: exactOnly ? [] : baseKeys([candidate.name, ...candidate.aliases]),
-                surfaces: exactOnly ? [...new Set([candidate.name, ...candidate.aliases].flatMap((n) => [n, n.toLowerCase()]))] : [],
-              })),
-            ),
-            exactOnly,
-          ],
-        );
+        const scope = { namespace: episode.namespace, scopeUser };
+        const rows = exactOnly
+          ? await lookupStructuredEntities(deps.pool, scope, entities)
+          : await lookupProseEntities(deps.pool, scope, entities, await deps.nameEmbedder.embed(entities.map((e) => e.name)));
         const nearestByIndex = entities.map(() => new Map<string, ExistingEntity>());
         const exactByIndex = entities.map(() => false);
         const baseByIndex = entities.map((): ExistingEntity[] => []);

@@ -3,19 +3,28 @@
 // End-to-end extraction throughput through Temporal (API + worker processes),
 // the same stages called in-process for the overhead ratio, and scaling with a
 // second worker. Episodes are REALTALK chat turns (read from ../shared).
+// CPU milliseconds per extracted episode for each process (API, worker,
+// Temporal server, PostgreSQL) come from /proc over the run, beside the same
+// for the in-process run: `cpu_ms_per_episode` in ingest.json.
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../activities/index.js';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
 import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
+import { startEmbeddedServices } from '../core/embedded/stack.js';
+import { freePort } from '../core/embedded/ports.js';
 import { createExtractionProvider } from '../core/extraction/index.js';
+import { createLogger } from '../core/logger.js';
 import { startOpenAIStub } from '../test/support/openaiStub.js';
 import { providerResponder } from '../test/support/openaiStubResponder.js';
 import { BENCH_KEY, freshBenchDatabase, parseArgs, startBenchStack, writeResult } from './support/benchStack.js';
 import { DEFAULT_DATASET, readTurns, type Turn } from './support/dataset.js';
 import { runJsonIngest } from './lib/jsonIngest.js';
+import { cpuBetween, ownCpuMs, postmasterPid, readCpu, treeCpuMs } from './lib/procCpu.js';
 
 const args = parseArgs();
 const source = args.get('source') ?? 'text';
@@ -56,11 +65,17 @@ async function waitAllDone(db: pg.Client, namespace: string, total: number): Pro
   }
 }
 
-/** The seven stages called directly (no Temporal), `concurrency` episodes at a time. */
-async function inProcessSeconds(): Promise<number> {
+const perEpisode = (ms: number | null) => (ms === null ? null : Number((ms / turns.length).toFixed(2)));
+
+/** The seven stages called directly (no Temporal), `concurrency` episodes at a time: wall seconds and CPU per episode (this process + PostgreSQL). */
+async function inProcessRun(): Promise<{ seconds: number; cpu_ms_per_episode: { node: number | null; postgres: number | null; total: number | null } }> {
   const url = await freshBenchDatabase('mnemo_bench_ingest_inproc');
+  // A Temporal server only for what beginExtraction asks it once (whether the search attributes exist; without
+  // an answer it waits 10 s per episode); the stages themselves run here, without workflows.
+  const temporalOnly = loadConfig({ DATABASE_URL: url, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'mnemo-inproc-')), LOG_LEVEL: 'warn', TEMPORAL_UI_PORT: String(await freePort()) });
+  const temporal = await startEmbeddedServices(temporalOnly, createLogger(temporalOnly));
   // Configured like the services, which inherit this process's environment (EPISODE_PASSAGES, EMBEDDING_*, …).
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'warn', ...providerEnv });
+  const config = loadConfig({ ...process.env, DATABASE_URL: url, TEMPORAL_ADDRESS: temporal.config.TEMPORAL_ADDRESS, LOG_LEVEL: 'warn', ...providerEnv });
   const deps = buildDeps(config);
   const activities = createActivities({ ...deps, extractor: createExtractionProvider(config, deps.logger) });
   await deps.pool.query(`INSERT INTO namespace (id) VALUES ('inproc') ON CONFLICT DO NOTHING`);
@@ -74,6 +89,9 @@ async function inProcessSeconds(): Promise<number> {
       [id, b.namespace, b.user_id, b.speaker, b.content, JSON.stringify(b.metadata), b.occurred_at, `episode:${id}`],
     );
   }
+  const postgresPid = await postmasterPid(deps.pool);
+  const postgresBefore = postgresPid === null ? null : treeCpuMs(postgresPid);
+  const nodeBefore = ownCpuMs();
   const started = performance.now();
   let next = 0;
   const lane = async () => {
@@ -96,8 +114,15 @@ async function inProcessSeconds(): Promise<number> {
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
   const seconds = (performance.now() - started) / 1000;
+  const node = ownCpuMs() - nodeBefore;
+  const postgresAfter = postgresPid === null ? null : treeCpuMs(postgresPid);
+  const postgres = postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore;
   await deps.close();
-  return seconds;
+  await temporal.stop();
+  return {
+    seconds,
+    cpu_ms_per_episode: { node: perEpisode(node), postgres: perEpisode(postgres), total: perEpisode(postgres === null ? null : node + postgres) },
+  };
 }
 
 async function throughTemporal(workers: number) {
@@ -107,6 +132,13 @@ async function throughTemporal(workers: number) {
   try {
     // Let the workers finish bundling and polling before the clock starts.
     await new Promise((r) => setTimeout(r, 8_000));
+    // CPU of every process over the run, from /proc: the API (acknowledging and starting workflows), the
+    // workers, the Temporal server and PostgreSQL (all its backends). Wall time on two shared cores cannot
+    // tell their shares apart.
+    const pids = stack.pids();
+    const postgresPid = await postmasterPid(db);
+    const targets = { api: [pids.api], worker: pids.workers, temporal: pids.temporal === null ? [] : [pids.temporal], postgres: postgresPid === null ? [] : [postgresPid] };
+    const cpuBefore = readCpu(targets);
     const started = performance.now();
     for (let i = 0; i < turns.length; i += 100) {
       const res = await fetch(`${stack.apiUrl}/v1/memories/batch`, {
@@ -118,6 +150,9 @@ async function throughTemporal(workers: number) {
     }
     await waitAllDone(db, 'bench', turns.length);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuBetween(cpuBefore, readCpu(targets));
+    const known = Object.values(cpu);
+    const cpuTotal = known.some((v) => v === null) ? null : known.reduce<number>((a, v) => a + (v ?? 0), 0);
     const { rows: statusRows } = await db.query<{ status: string; n: number }>(
       `SELECT status, count(*)::int AS n FROM episode WHERE namespace = 'bench' GROUP BY status`,
     );
@@ -132,6 +167,13 @@ async function throughTemporal(workers: number) {
       episodes_per_s: Number((turns.length / seconds).toFixed(2)),
       statuses: Object.fromEntries(statusRows.map((r) => [r.status, r.n])),
       facts: factRows[0].n,
+      cpu_ms_per_episode: {
+        api: perEpisode(cpu.api),
+        worker: perEpisode(cpu.worker),
+        temporal: perEpisode(cpu.temporal),
+        postgres: perEpisode(cpu.postgres),
+        total: perEpisode(cpuTotal),
+      },
       stage_p50_ms: Object.fromEntries(stageRows.map((r) => [r.stage, Number(Number(r.p50).toFixed(2))])),
     };
   } finally {
@@ -147,7 +189,7 @@ try {
     console.log(JSON.stringify(run));
     runs.push(run);
   }
-  const inProcess = await inProcessSeconds();
+  const inProcess = await inProcessRun();
   const one = runs.find((r) => r.workers === 1) ?? runs[0];
   const two = runs.find((r) => r.workers === 2);
   const output = {
@@ -157,9 +199,12 @@ try {
     seconds: one.seconds,
     episodes_per_s: one.episodes_per_s,
     stage_p50_ms: one.stage_p50_ms,
-    in_process_seconds: Number(inProcess.toFixed(2)),
+    // CPU ms per extracted episode, one worker; in_process is the same seven stages without Temporal (node + postgres).
+    cpu_ms_per_episode: { ...one.cpu_ms_per_episode, in_process: inProcess.cpu_ms_per_episode.total },
+    in_process_cpu_ms_per_episode: inProcess.cpu_ms_per_episode,
+    in_process_seconds: Number(inProcess.seconds.toFixed(2)),
     in_process_concurrency: concurrency,
-    overhead_ratio: Number((one.seconds / inProcess).toFixed(2)),
+    overhead_ratio: Number((one.seconds / inProcess.seconds).toFixed(2)),
     second_worker_gain_pct: two ? Number(((two.episodes_per_s / one.episodes_per_s - 1) * 100).toFixed(1)) : null,
     runs,
     machine: { cores: os.cpus().length },

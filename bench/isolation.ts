@@ -1,4 +1,4 @@
-// npm run bench:isolation -- [--embedded] [--size 10000] [--users 300] [--rate 20] [--duration 30] [--capacity-episodes 300]
+// npm run bench:isolation -- [--embedded] [--size 10000] [--users 300] [--rate 20] [--duration 30] [--capacity-episodes 300] [--out name]
 //
 // Do reads keep their latency while memory is written and extracted on the
 // same machine? Fills a fresh database with N generated episodes (bulk SQL),
@@ -39,6 +39,8 @@ const readRate = Number(args.get('rate') ?? 20);
 const duration = Number(args.get('duration') ?? 30);
 const capacityEpisodes = Number(args.get('capacity-episodes') ?? 300);
 const embedded = args.has('embedded');
+// --out names the result file (e.g. one per run when measuring the spread); default isolation / isolation-embedded.
+const outName = args.get('out') ?? (embedded ? 'isolation-embedded' : 'isolation');
 const namespace = 'bench';
 const log = (m: string) => console.log(`[bench:isolation] ${m}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -250,7 +252,7 @@ async function main() {
       total_seconds: round2((Date.now() - startedAt) / 1000),
     };
     console.log(JSON.stringify(result, null, 2));
-    writeResult(embedded ? 'isolation-embedded' : 'isolation', result);
+    writeResult(outName, result);
     await deps.pool.end();
   } finally {
     await stack.stop();

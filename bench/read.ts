@@ -4,7 +4,10 @@
 // entities and facts) by bulk SQL, starts the API in its own process and drives
 // GET /v1/context and POST /v1/search with autocannon; prints and writes
 // bench/results/read.json (and read-<size>.json) plus the EXPLAIN ANALYZE of
-// the slowest statement of the read path (read-explain-<size>.txt).
+// the slowest statement of the read path (read-explain-<size>.txt). Besides its
+// synthetic per-user questions it sends agents' questions (`agent_queries`):
+// names, two entities in one question, names that are no dictionary word, with
+// and without `user_id`.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -16,7 +19,7 @@ import { resolveRecipe } from '../core/retrieval/recipes.js';
 import { runSearch } from '../core/retrieval/search.js';
 import { withReadClient } from '../core/retrieval/sql.js';
 import { parseArgs, ROOT, startApiProcess, writeResult } from './support/benchStack.js';
-import { benchQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
+import { agentQuery, benchQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
 import { loadCorpus } from './lib/bulkLoad.js';
 import { Random } from './lib/random.js';
@@ -126,6 +129,21 @@ async function main() {
     return { method: 'POST' as const, path: '/v1/search', body: JSON.stringify({ namespace, query: benchQuery(r, user), k: 10 }) };
   };
 
+  // Agents' questions (names, two entities, names that are no dictionary word), with a user scope and without.
+  const agentContextRequest = (withUser: boolean) => (r: Random) => {
+    const user: CorpusUser = r.pick(users);
+    const params = new URLSearchParams({ namespace, query: agentQuery(r, user), max_tokens: '1000', ...(withUser ? { user_id: user.id } : {}) });
+    return { method: 'GET' as const, path: `/v1/context?${params}` };
+  };
+  const agentSearchRequest = (withUser: boolean) => (r: Random) => {
+    const user = r.pick(users);
+    return {
+      method: 'POST' as const,
+      path: '/v1/search',
+      body: JSON.stringify({ namespace, query: agentQuery(r, user), k: 10, ...(withUser ? { user_id: user.id } : {}) }),
+    };
+  };
+
   log('warming up');
   await drive(url, contextRequest, 3, 1);
   await drive(url, searchRequest, 3, 2);
@@ -135,6 +153,14 @@ async function main() {
   const search = await drive(url, searchRequest, duration, 4);
   log(`POST /v1/search (whole namespace): ${connections} connections, ${Math.ceil(duration / 2)} s`);
   const searchNs = await drive(url, searchNamespaceRequest, Math.ceil(duration / 2), 5);
+  const agentSeconds = Math.ceil(duration / 2);
+  log(`agents' questions: context and search, per user and namespace-wide, ${agentSeconds} s each`);
+  const agent = {
+    context_user: await drive(url, agentContextRequest(true), agentSeconds, 7),
+    context_namespace: await drive(url, agentContextRequest(false), agentSeconds, 8),
+    search_user: await drive(url, agentSearchRequest(true), agentSeconds, 9),
+    search_namespace: await drive(url, agentSearchRequest(false), agentSeconds, 10),
+  };
 
   // The slowest single statement over a sample of requests, explained.
   const statements: Array<{ text: string; values: unknown[]; ms: number }> = [];
@@ -172,7 +198,8 @@ async function main() {
     search_rps: search.rps,
     search_namespace_p50_ms: searchNs.p50,
     search_namespace_p95_ms: searchNs.p95,
-    errors: context.errors + search.errors + searchNs.errors,
+    agent_queries: Object.fromEntries(Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps }])),
+    errors: context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0),
     connections,
     duration_s: duration,
     facts: corpus.facts.length,

@@ -1,3 +1,5 @@
+import { createMaintenanceActivities } from '../activities/maintenance.js';
+import { analyzeGrownTables } from '../core/db/analyzeGrown.js';
 import { RECONCILE_SCHEDULE_ID, SEARCH_STATS_SCHEDULE_ID } from '../core/ingest/contracts.js';
 import { refreshTermStats } from '../core/retrieval/termStats.js';
 import { ensureSchedules } from '../workers/runtime.js';
@@ -49,6 +51,27 @@ describe('term rarity for the keyword signal (term_share)', () => {
     expect(floor!).toBeLessThan(0.05);
     const ranked = await search('meeting saffron');
     expect(ranked[0]).toBe(ids.saffron);
+  });
+
+  it('the refresh activity first ANALYZEs tables grown by more than a fifth since their last ANALYZE, and only those', async () => {
+    // Autovacuum is off on PGlite (and may be on a server): without this, term_share and the planner's estimates stay as they were.
+    const { pool } = api.deps;
+    const reltuples = async (table: string) => Number((await pool.query<{ n: number }>('SELECT reltuples AS n FROM pg_class WHERE oid = $1::regclass', [table])).rows[0].n);
+    await pool.query('ANALYZE');
+    expect(await analyzeGrownTables(pool)).toEqual([]);
+    await pool.query(
+      `INSERT INTO episode (id, namespace, user_id, content, occurred_at, status, workflow_id)
+       SELECT gen_random_uuid(), namespace, user_id, 'Cardamom buns number ' || g || repeat(' with a long note', 40), occurred_at, status, 'bulk:' || g
+         FROM episode, generate_series(1, 600) g WHERE id = $1`,
+      [ids.saffron],
+    );
+    expect(await reltuples('episode')).toBeLessThan(100);
+    expect(await share(api, 'cardamom')).toBeNull();
+    const refreshed = await createMaintenanceActivities(api.deps).refreshSearchStats();
+    expect(refreshed.analyzed).toEqual(['episode']);
+    expect(await reltuples('episode')).toBeGreaterThan(600);
+    expect(await share(api, 'cardamom')).toBeGreaterThan(0.8);
+    expect(await analyzeGrownTables(pool)).toEqual([]);
   });
 
   it('refreshes concurrently, so reads never wait (the view keeps answering during a refresh)', async () => {

@@ -243,3 +243,26 @@ export function benchQuery(r: Random, user: CorpusUser): string {
       return `${r.pick(HOBBIES)} plans in ${r.pick(['March', 'June', '2025', 'September'])}`;
   }
 }
+
+/**
+ * Questions the way agents ask them (issue 23's findings): about a person by name, naming two entities at once,
+ * with names that are no dictionary word (the corpus's employers: Initech, Cyberdyne, Proseware …, and rare
+ * first names), sent with a user scope or namespace-wide.
+ */
+export function agentQuery(r: Random, user: CorpusUser): string {
+  const first = user.name.split(' ')[0];
+  switch (r.int(6)) {
+    case 0:
+      return `where does ${user.name} work`;
+    case 1:
+      return `Who does ${first} know at ${user.employer}?`;
+    case 2:
+      return `What did ${user.name} and ${r.pick(user.friends)} do together?`;
+    case 3:
+      return `${user.employer} ${r.pick(user.projects)} status`;
+    case 4:
+      return `Has ${first} been to ${r.pick(user.places)} with ${r.pick(user.friends)}?`;
+    default:
+      return `what does ${user.name} do at ${user.employer}`;
+  }
+}

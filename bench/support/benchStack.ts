@@ -42,6 +42,8 @@ export interface BenchStack {
   apiUrl: string;
   env: Record<string, string>;
   startWorkers(count: number, extraEnv?: Record<string, string>): Promise<ChildProcess[]>;
+  /** Process ids of what runs, for CPU readings from /proc (bench/lib/procCpu.ts). */
+  pids(): { api: number; workers: number[]; temporal: number | null };
   stop(): Promise<void>;
 }
 
@@ -86,7 +88,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** The API alone in its own process (`api/main.ts`, as `npm run api` runs it), so a load generator in this process does not share its event loop. */
-export async function startApiProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startApiProcess(env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const logDir = path.join(ROOT, 'bench/results/logs');
   mkdirSync(logDir, { recursive: true });
@@ -94,7 +96,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<{ ur
   process.once('exit', () => child.exitCode === null && child.kill('SIGKILL'));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/healthz`, 60_000);
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid ?? -1, stop: () => stopChild(child) };
 }
 
 export async function startBenchStack(options: { database: string; env?: Record<string, string>; workers?: number }): Promise<BenchStack> {
@@ -127,6 +129,11 @@ export async function startBenchStack(options: { database: string; env?: Record<
       workers.push(...started);
       return started;
     },
+    pids: () => ({
+      api: api.pid,
+      workers: workers.filter((c) => c.exitCode === null && c.pid !== undefined).map((c) => c.pid as number),
+      temporal: services.temporal?.pid ?? null,
+    }),
     async stop() {
       await Promise.all([api.stop(), ...workers.map(stopChild)]);
       await services.stop();

@@ -10,6 +10,8 @@ interface Topicality {
   score: (embedding: string, tsv: string) => string;
   /** The cosine distance the score falls with, when it is the vector's (an HNSW index orders by it). */
   distance: ((embedding: string) => string) | null;
+  /** When the score is the query words' cover density: the rows that contain one of them (a GIN index finds them); the others all score the floor. */
+  matches: ((tsv: string) => string) | null;
 }
 
 /**
@@ -21,11 +23,11 @@ interface Topicality {
 async function topicality(p: SqlParams, input: SignalInput): Promise<Topicality> {
   if (input.recipe.weights.vector > 0) {
     const q = `${p.add(await input.vector())}::vector`;
-    return { score: (embedding) => `(0.2 + GREATEST(0, 1 - coalesce(${embedding} <=> ${q}, 1)))`, distance: (embedding) => `${embedding} <=> ${q}` };
+    return { score: (embedding) => `(0.2 + GREATEST(0, 1 - coalesce(${embedding} <=> ${q}, 1)))`, distance: (embedding) => `${embedding} <=> ${q}`, matches: null };
   }
-  if (input.tsquery === null) return { score: () => '0.2', distance: null };
+  if (input.tsquery === null) return { score: () => '0.2', distance: null, matches: null };
   const q = `to_tsquery('english', ${p.add(input.tsquery)})`;
-  return { score: (_embedding, tsv) => `(0.2 + ts_rank_cd(${tsv}, ${q}, 32))`, distance: null };
+  return { score: (_embedding, tsv) => `(0.2 + ts_rank_cd(${tsv}, ${q}, 32))`, distance: null, matches: (tsv) => `${tsv} @@ ${q}` };
 }
 
 /** Windows holding more rows than this are searched through the embedding index (see `windowBranches`). */
@@ -41,6 +43,8 @@ interface WindowRows {
   inWindowUnindexed?: string;
   /** The columns `score` reads. */
   columns: string;
+  /** The row's tsvector column. */
+  tsv: string;
   /** The row's score, as an expression on the given alias. */
   score: (alias: string) => string;
 }
@@ -60,19 +64,23 @@ function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, dep
   const limit = p.add(depth);
   const select = (a: string) => `SELECT 'temporal' AS signal, '${rows.kind}' AS kind, ${a}.id, ${rows.score(a)} AS score, 0::float8 AS tiebreak`;
   const exact = (gate: string) => `(${select('r')} FROM ${table} r WHERE ${rows.inWindow}${gate} ORDER BY score DESC, r.id LIMIT ${limit})`;
-  if (!topical.distance) return { ctes: [], branches: [exact('')] };
+  if (!topical.distance && !topical.matches) return { ctes: [], branches: [exact('')] };
   const cte = `temporal_${rows.kind}_window`;
+  const wide = `(SELECT wide FROM ${cte})`;
+  // A wide window's rows come from an index: the HNSW walk nearest the query, or (words scoring) the rows holding
+  // a query word from the GIN index. A window's other rows would only tie at the floor score (ordered by id).
+  const indexed = topical.distance
+    ? `(${select('near')}
+      FROM (SELECT ${rows.columns} FROM ${table} r WHERE ${rows.inWindowUnindexed ?? rows.inWindow} AND ${wide}
+             ORDER BY ${topical.distance('r.embedding')} LIMIT ${p.add(depth * ANN_CANDIDATES_PER_ROW)}) near
+      ORDER BY score DESC, near.id LIMIT ${limit})`
+    : `(${select('r')} FROM ${table} r WHERE ${rows.inWindowUnindexed ?? rows.inWindow} AND ${topical.matches!(`r.${rows.tsv}`)} AND ${wide}
+      ORDER BY score DESC, r.id LIMIT ${limit})`;
   return {
     ctes: [
       `${cte} AS (SELECT count(*) > ${p.add(exactScanMax)} AS wide FROM (SELECT 1 FROM ${table} r WHERE ${rows.inWindow} LIMIT ${p.add(exactScanMax + 1)}) w)`,
     ],
-    branches: [
-      exact(` AND NOT (SELECT wide FROM ${cte})`),
-      `(${select('near')}
-      FROM (SELECT ${rows.columns} FROM ${table} r WHERE ${rows.inWindowUnindexed ?? rows.inWindow} AND (SELECT wide FROM ${cte})
-             ORDER BY ${topical.distance('r.embedding')} LIMIT ${p.add(depth * ANN_CANDIDATES_PER_ROW)}) near
-      ORDER BY score DESC, near.id LIMIT ${limit})`,
-    ],
+    branches: [exact(` AND NOT ${wide}`), indexed],
   };
 }
 
@@ -103,6 +111,7 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
         // wrapped in IS TRUE is the same condition, checked on each row the HNSW index yields.
         inWindowUnindexed: `${scoped} AND (${range}) IS TRUE`,
         columns: 'r.id, r.embedding, r.content_tsv, r.occurred_at',
+        tsv: 'content_tsv',
         score: (a) =>
           `(${topical.score(`${a}.embedding`, `${a}.content_tsv`)} / (1 + GREATEST(0, EXTRACT(EPOCH FROM (${start} - ${a}.occurred_at))::float8, EXTRACT(EPOCH FROM (${a}.occurred_at - ${end}))::float8) / ${len}))::float8`,
       });
@@ -113,6 +122,7 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
         // No B-tree serves a validity overlap: the HNSW walk needs no disguise here.
         inWindow: factOverlapFilter(p, scope, window.start, window.end, 'r'),
         columns: 'r.id, r.embedding, r.fact_tsv',
+        tsv: 'fact_tsv',
         score: (a) => `${topical.score(`${a}.embedding`, `${a}.fact_tsv`)}::float8`,
       });
     }
