@@ -7,7 +7,8 @@
 // the slowest statement of the read path (read-explain-<size>.txt). Besides its
 // synthetic per-user questions it sends agents' questions (`agent_queries`):
 // names, two entities in one question, names that are no dictionary word, with
-// and without `user_id`.
+// and without `user_id`. Each phase reports the CPU milliseconds per request
+// of the API process and the PostgreSQL server, read from /proc.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -23,6 +24,7 @@ import { agentQuery, benchQuery, generateCorpus, type CorpusUser } from './lib/c
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
 import { loadCorpus } from './lib/bulkLoad.js';
 import { Random } from './lib/random.js';
+import { cpuBetween, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
 
 const KEY = 'bench-admin-key-0123456789abcdef';
@@ -44,12 +46,15 @@ interface Phase {
   rps: number;
   requests: number;
   errors: number;
+  /** CPU milliseconds per answered request, per process (from /proc; null where a process is not on this machine). */
+  cpuMsPerRequest: Record<string, number | null>;
 }
 
-function drive(url: string, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, seconds: number, seed: number): Promise<Phase> {
+function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, seconds: number, seed: number): Promise<Phase> {
   const r = new Random(seed);
   const latencies: number[] = [];
   let errors = 0;
+  const cpuBefore = readCpu(cpuTargets);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -68,12 +73,15 @@ function drive(url: string, build: (r: Random) => { method: 'GET' | 'POST'; path
       },
       (err, result) => {
         if (err) return reject(err);
+        const cpu = cpuBetween(cpuBefore, readCpu(cpuTargets));
+        const perRequest = (ms: number | null) => (ms === null || !result.requests.total ? null : round2(ms / result.requests.total));
         resolve({
           p50: round2(percentile(latencies, 50)),
           p95: round2(percentile(latencies, 95)),
           rps: round2(result.requests.total / seconds),
           requests: result.requests.total,
           errors: errors + result.errors + result.timeouts,
+          cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, perRequest(ms)])),
         });
       },
     );
@@ -114,6 +122,9 @@ async function main() {
   // Reads need no Temporal: the address is never dialled.
   const api = await startApiProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY });
   const url = api.url;
+  const postgres = await postmasterPid(deps.pool);
+  // The processes whose CPU each phase reports: the API and the PostgreSQL server (when local).
+  const cpuTargets: CpuTargets = { api: [api.pid], ...(postgres === null ? {} : { postgres: [postgres] }) };
   const users = corpus.users;
   const contextRequest = (r: Random) => {
     const user: CorpusUser = r.pick(users);
@@ -145,21 +156,21 @@ async function main() {
   };
 
   log('warming up');
-  await drive(url, contextRequest, 3, 1);
-  await drive(url, searchRequest, 3, 2);
+  await drive(url, cpuTargets, contextRequest, 3, 1);
+  await drive(url, cpuTargets, searchRequest, 3, 2);
   log(`GET /v1/context: ${connections} connections, ${duration} s`);
-  const context = await drive(url, contextRequest, duration, 3);
+  const context = await drive(url, cpuTargets, contextRequest, duration, 3);
   log(`POST /v1/search (per user): ${connections} connections, ${duration} s`);
-  const search = await drive(url, searchRequest, duration, 4);
+  const search = await drive(url, cpuTargets, searchRequest, duration, 4);
   log(`POST /v1/search (whole namespace): ${connections} connections, ${Math.ceil(duration / 2)} s`);
-  const searchNs = await drive(url, searchNamespaceRequest, Math.ceil(duration / 2), 5);
+  const searchNs = await drive(url, cpuTargets, searchNamespaceRequest, Math.ceil(duration / 2), 5);
   const agentSeconds = Math.ceil(duration / 2);
   log(`agents' questions: context and search, per user and namespace-wide, ${agentSeconds} s each`);
   const agent = {
-    context_user: await drive(url, agentContextRequest(true), agentSeconds, 7),
-    context_namespace: await drive(url, agentContextRequest(false), agentSeconds, 8),
-    search_user: await drive(url, agentSearchRequest(true), agentSeconds, 9),
-    search_namespace: await drive(url, agentSearchRequest(false), agentSeconds, 10),
+    context_user: await drive(url, cpuTargets, agentContextRequest(true), agentSeconds, 7),
+    context_namespace: await drive(url, cpuTargets, agentContextRequest(false), agentSeconds, 8),
+    search_user: await drive(url, cpuTargets, agentSearchRequest(true), agentSeconds, 9),
+    search_namespace: await drive(url, cpuTargets, agentSearchRequest(false), agentSeconds, 10),
   };
 
   // The slowest single statement over a sample of requests, explained.
@@ -198,7 +209,10 @@ async function main() {
     search_rps: search.rps,
     search_namespace_p50_ms: searchNs.p50,
     search_namespace_p95_ms: searchNs.p95,
-    agent_queries: Object.fromEntries(Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps }])),
+    agent_queries: Object.fromEntries(
+      Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps, cpu_ms_per_request: phase.cpuMsPerRequest }]),
+    ),
+    cpu_ms_per_request: { context: context.cpuMsPerRequest, search: search.cpuMsPerRequest, search_namespace: searchNs.cpuMsPerRequest },
     errors: context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0),
     connections,
     duration_s: duration,

@@ -66,7 +66,10 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Entities of the scope by name: exact canonical name, alias (any case),
- * substring, or trigram similarity (typos); most recently seen first without `q`.
+ * substring, or trigram word similarity (a typo of the name or of one of its
+ * words: "Bostn", pg_trgm's `%>` at its word_similarity_threshold, 0.6); most
+ * recently seen first without `q`. Not whole-name similarity: the read pool
+ * sets that threshold to 0.5 (core/db/pool.ts), under "Bostn"/"Boston" (0.44).
  */
 export async function listEntities(db: Queryable, scope: ReadScope, request: EntityListRequest): Promise<EntityView[]> {
   const p = new SqlParams();
@@ -90,7 +93,7 @@ export async function listEntities(db: Queryable, scope: ReadScope, request: Ent
          UNION ALL
          SELECT n.id, 0.6 + 0.2 * similarity(n.name, ${q}) FROM entity n WHERE ${filter} AND n.name ILIKE ${like}
          UNION ALL
-         SELECT n.id, 0.8 * similarity(n.name, ${q}) FROM entity n WHERE ${filter} AND n.name % ${q}
+         SELECT n.id, 0.8 * word_similarity(${q}, n.name) FROM entity n WHERE ${filter} AND n.name %> ${q}
        ) x GROUP BY id)
      SELECT ${ENTITY_COLUMNS}, m.score FROM m JOIN entity n ON n.id = m.id
      ORDER BY m.score DESC, n.last_seen_at DESC, n.id LIMIT ${p.add(request.limit)}`,

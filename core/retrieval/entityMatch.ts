@@ -12,6 +12,7 @@ export interface EntitySeed {
   score: number;
 }
 
+/** Also the read pool's `pg_trgm.similarity_threshold` (core/db/pool.ts), so the trigram index itself stops at it. */
 const FUZZY_MIN_SIMILARITY = 0.5;
 
 /**

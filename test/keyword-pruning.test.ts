@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { RECIPES } from '../core/retrieval/recipes.js';
+import type { ReadScope } from '../core/retrieval/scope.js';
+import type { SignalInput } from '../core/retrieval/signals/context.js';
+import { keywordBranchesWith } from '../core/retrieval/signals/keyword.js';
+import { runSignalStatement } from '../core/retrieval/signals/statement.js';
+import { keywordTsQuery } from '../core/retrieval/queryText.js';
+import { SqlParams } from '../core/retrieval/sql.js';
+import { refreshTermStats } from '../core/retrieval/termStats.js';
+import type { RankedList } from '../core/retrieval/types.js';
+import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+
+const NOW = new Date('2026-06-15T12:00:00Z');
+const NS = 'kwprune';
+/** Made-up words (no stemming surprises), the first ones far more common than the rest (Zipf). */
+const VOCABULARY = Array.from({ length: 60 }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+
+/** A seeded word picker with probability ∝ 1 / (rank + 1). */
+function zipfWords(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const weights = VOCABULARY.map((_, i) => 1 / (i + 1));
+  const total = weights.reduce((a, w) => a + w, 0);
+  const word = () => {
+    let x = next() * total;
+    for (let i = 0; i < weights.length; i++) if ((x -= weights[i]) <= 0) return VOCABULARY[i];
+    return VOCABULARY[VOCABULARY.length - 1];
+  };
+  return (n: number) => Array.from({ length: n }, word).join(' ');
+}
+
+describe('keyword signal: the two-phase scan returns what scoring every match returns', () => {
+  let api: ReadApi;
+  const scope: ReadScope = { namespace: NS, now: NOW, includeForgotten: false };
+
+  useReadApi(NOW, async (started) => {
+    api = started;
+    const db = api.deps.pool;
+    const text = zipfWords(7);
+    for (let i = 0; i < 400; i++) {
+      await insertEpisode(db, { namespace: NS, content: `${text(3 + (i % 6))}.`, occurredAt: new Date(Date.UTC(2026, 0, 1 + (i % 150), i % 24)) });
+    }
+    const subject = await insertEntity(db, { namespace: NS, name: 'Subject' });
+    for (let i = 0; i < 250; i++) {
+      await insertFact(db, { namespace: NS, subjectId: subject, predicate: 'likes', factText: `${text(2 + (i % 4))}.`, recordedAt: new Date(Date.UTC(2026, 0, 1 + (i % 90))) });
+    }
+    await db.query('ANALYZE episode');
+    await db.query('ANALYZE fact');
+    await refreshTermStats(db);
+  });
+
+  async function keywordLists(query: string, depth: number, firstPhaseRows: number): Promise<RankedList[]> {
+    const input: SignalInput = {
+      db: api.deps.pool,
+      scope,
+      recipe: { ...RECIPES.keyword_only, depths: { ...RECIPES.keyword_only.depths, keyword: depth } },
+      kinds: new Set(['episode', 'fact']),
+      query,
+      vector: () => Promise.reject(new Error('the keyword signal embeds nothing')),
+      tsquery: keywordTsQuery(query),
+      window: null,
+    };
+    const p = new SqlParams();
+    const part = await keywordBranchesWith(firstPhaseRows)(input, p);
+    if (!part) return [];
+    return (await runSignalStatement(api.deps.pool, p, [part])).get('keyword') ?? [];
+  }
+
+  it('for any query and depth, pruned after the rarest term or not at all, the lists are equal', async () => {
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(3, 10, 30),
+        async (words, depth) => {
+          const query = words.join(' ');
+          const pruned = await keywordLists(query, depth, 0);
+          const everything = await keywordLists(query, depth, Number.MAX_SAFE_INTEGER);
+          expect(pruned).toEqual(everything);
+          if (everything.some((list) => list.hits.length)) nonEmpty++;
+        },
+      ),
+      { numRuns: 120, seed: 23 },
+    );
+    expect(nonEmpty).toBeGreaterThan(100);
+  });
+
+  it('skips the second phase when the rarest terms fill the list, and runs it when they cannot', async () => {
+    const plan = async (query: string, depth: number) => {
+      const input = {
+        db: api.deps.pool,
+        scope,
+        recipe: { ...RECIPES.keyword_only, depths: { ...RECIPES.keyword_only.depths, keyword: depth } },
+        kinds: new Set(['episode'] as const),
+        query,
+        vector: () => Promise.reject(new Error('unused')),
+        tsquery: keywordTsQuery(query),
+        window: null,
+      } satisfies SignalInput;
+      const p = new SqlParams();
+      const part = (await keywordBranchesWith(0)(input, p))!;
+      const { rows } = await api.deps.pool.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, COSTS OFF) WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`,
+        p.values,
+      );
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    // Two words that both generate candidates (in under 5 % of the turns), one rarer: rows with the rarer one
+    // outscore any row without it, and one such row fills a list of depth 1.
+    const [common, rare] = [VOCABULARY[30], VOCABULARY[55]];
+    const skipped = await plan(`${common} ${rare}`, 1);
+    expect(skipped).toMatch(/One-Time Filter/);
+    expect(skipped).toMatch(/Bitmap Heap Scan on episode e \(never executed\)/);
+    // Asking for more rows than the rare word has: the common word's rows are read too.
+    const ran = await plan(`${common} ${rare}`, 200);
+    expect(ran).toMatch(/Bitmap Heap Scan on episode e \(actual time=[^\n]*rows=[1-9]/);
+    expect(ran).not.toMatch(/Bitmap Heap Scan on episode e \(never executed\)/);
+  });
+});
