@@ -70,6 +70,16 @@ describe('POST /v1/search', () => {
       namespace: NS, scopeUser: 'u1', subjectId: ghost, predicate: 'located_in', objectId: graz, family: 'places',
       factText: 'Ghostly Corp is located in Graz.',
     });
+    // Reachable from Stefan only through the forgotten Ghostly Corp, as the object of both facts.
+    ids.ghostPartner = await insertEntity(pool, { namespace: NS, name: 'Bob Vance', type: 'person', scopeUser: 'u1' });
+    await fact('ghostInvestment', {
+      namespace: NS, scopeUser: 'u1', subjectId: stefan, predicate: 'invested_in', objectId: ghost, family: 'work',
+      factText: 'Stefan invested in Ghostly Corp.',
+    });
+    await fact('ghostPartnerJob', {
+      namespace: NS, scopeUser: 'u1', subjectId: ids.ghostPartner, predicate: 'works_at', objectId: ghost, family: 'work',
+      factText: 'Bob Vance works at Ghostly Corp.',
+    });
   });
 
 
@@ -107,6 +117,9 @@ describe('POST /v1/search', () => {
     const entities = body.results.filter((r) => r.type === 'entity').map((r) => r.id);
     expect(entities[0]).toBe(ids.stefan);
     expect(entities).not.toContain(ids.ghost);
+    // Nor does the walk pass through a forgotten entity that is a fact's object.
+    expect(rank(ids.ghostInvestment)).toBe(-1);
+    expect(entities).not.toContain(ids.ghostPartner);
   });
 
   it('graph signal matches entity names by trigram similarity (typos)', async () => {

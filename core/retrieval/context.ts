@@ -92,13 +92,14 @@ function render(facts: ContextFact[], memories: ContextMemory[], factsHeader: st
 /**
  * Whose facts lead the block: the user's own entity; with a user id but no
  * entity known to stand for them, every fact learnt for that user; without a
- * user id, the entities the query names. Returns a condition on `f`, or null for none.
+ * user id, the entities the query names exactly or by an alias (a typo's near
+ * match is left to the search below). Returns a condition on `f`, or null for none.
  */
 async function subjectCondition(db: Queryable, scope: ReadScope, query: string | undefined): Promise<((p: SqlParams) => string) | null> {
   const { userId } = scope;
   if (userId !== undefined) return (p) => userFactCondition(p, { ...scope, userId });
   if (!query) return null;
-  const ids = (await entitiesNamedIn(db, scope, query, 3)).filter((s) => s.score >= 0.9).map((s) => s.id);
+  const ids = (await entitiesNamedIn(db, scope, query, 3, { fuzzy: false })).map((s) => s.id);
   return ids.length ? (p) => `f.subject_id = ANY(${p.add(ids)}::uuid[])` : null;
 }
 

@@ -15,32 +15,41 @@ export interface EntitySeed {
 /** Also the read pool's `pg_trgm.similarity_threshold` (core/db/pool.ts), so the trigram index itself stops at it. */
 const FUZZY_MIN_SIMILARITY = 0.5;
 
+export interface NameMatchOptions {
+  /** Also close trigram matches (typos); a caller that keeps only exact names and aliases (score ≥ 0.9) skips them. */
+  fuzzy?: boolean;
+}
+
 /**
  * Entities the query names: exact canonical name, an alias as written, or a
  * close trigram match (typos, inflections) of a longer span. One statement,
  * each branch on its own index (name_key btree, aliases GIN, name trigram GIN).
+ * Trigram matches score at most 0.8, below every exact name or alias, so when
+ * those already fill `limit` the trigram branch cannot change the answer and
+ * is skipped (a one-time filter): each of its spans is a trigram index scan.
  */
-export async function entitiesNamedIn(db: Queryable, scope: ReadScope, query: string, limit = 8): Promise<EntitySeed[]> {
+export async function entitiesNamedIn(db: Queryable, scope: ReadScope, query: string, limit = 8, options: NameMatchOptions = {}): Promise<EntitySeed[]> {
   const grams = nameGrams(query);
   if (!grams.keys.length) return [];
   const p = new SqlParams();
   const filter = entityFilter(p, scope);
   const keys = `${p.add(grams.keys)}::text[]`;
   const surfaces = `${p.add(grams.surfaces)}::text[]`;
-  const branches = [
-    `SELECT n.id, 1.0::float8 AS score FROM entity n WHERE ${filter} AND n.name_key = ANY(${keys})`,
-    `SELECT n.id, 0.9::float8 AS score FROM entity n WHERE ${filter} AND n.aliases && ${surfaces}`,
-  ];
-  if (grams.fuzzy.length) {
+  const top = p.add(limit);
+  const named = `named AS (SELECT n.id, 1.0::float8 AS score FROM entity n WHERE ${filter} AND n.name_key = ANY(${keys})
+      UNION ALL SELECT n.id, 0.9::float8 AS score FROM entity n WHERE ${filter} AND n.aliases && ${surfaces})`;
+  const branches = ['SELECT id, score FROM named'];
+  if (options.fuzzy !== false && grams.fuzzy.length) {
     const fuzzy = `${p.add(grams.fuzzy)}::text[]`;
     const min = p.add(FUZZY_MIN_SIMILARITY);
     branches.push(`SELECT n.id, 0.8 * similarity(n.name, g)::float8 AS score FROM entity n CROSS JOIN unnest(${fuzzy}) g
-      WHERE ${filter} AND n.name % g AND similarity(n.name, g) >= ${min}`);
+      WHERE (SELECT count(DISTINCT id) FROM named) < ${top} AND ${filter} AND n.name % g AND similarity(n.name, g) >= ${min}`);
   }
   const { rows } = await db.query<{ id: string; score: number; type: string; names: string[] }>(
-    `SELECT m.id, m.score, n.type, ARRAY(SELECT DISTINCT x FROM unnest(n.name_key || ARRAY(SELECT lower(a) FROM unnest(n.aliases) a)) x) AS names
+    `WITH ${named}
+     SELECT m.id, m.score, n.type, ARRAY(SELECT DISTINCT x FROM unnest(n.name_key || ARRAY(SELECT lower(a) FROM unnest(n.aliases) a)) x) AS names
      FROM (SELECT id, max(score) AS score FROM (${branches.join(' UNION ALL ')}) u GROUP BY id) m JOIN entity n ON n.id = m.id
-     ORDER BY m.score DESC, m.id LIMIT ${p.add(limit)}`,
+     ORDER BY m.score DESC, m.id LIMIT ${top}`,
     p.values,
   );
   return rows.map((r) => ({ id: r.id, score: Number(r.score), type: r.type, names: r.names }));

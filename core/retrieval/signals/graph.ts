@@ -61,17 +61,22 @@ export async function graphSignal(input: SignalInput): Promise<GraphSignal> {
   const entityScores = new Map<string, number>(seeds.map((s) => [s.id, s.score]));
   const factScores = new Map<string, number>();
   let frontier = new Map(entityScores);
-  // The walk never passes through a forgotten entity.
+  // The walk never passes through a forgotten entity. The object's check is a scalar lookup per fact row: as a
+  // join (or EXISTS, which the planner may hash), it read every entity of the namespace into a hash table, 3.5 of
+  // a hop's 3.9 ms at 4,400 entities for the handful of facts a hop usually finds.
   const live = (a: string) => (scope.includeForgotten ? 'true' : `${a}.forgotten_at IS NULL AND ${a}.merged_into IS NULL`);
+  const liveObject = scope.includeForgotten
+    ? 'true'
+    : `coalesce((SELECT ${live('o')} FROM entity o WHERE o.id = f.object_id), true)`;
   const walk = input.kinds.has('fact') || input.kinds.has('entity');
   for (let hop = 1; walk && hop <= recipe.graph_hops && frontier.size; hop++) {
     const p = new SqlParams();
     const ids = `${p.add([...frontier.keys()])}::uuid[]`;
     const { rows } = await db.query<EdgeRow>(
       `SELECT f.id, f.subject_id, f.object_id, f.embedding <=> ${p.add(await input.vector())}::vector AS distance
-       FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
+       FROM fact f JOIN entity s ON s.id = f.subject_id
        WHERE ${factFilter(p, scope)} AND (f.subject_id = ANY(${ids}) OR f.object_id = ANY(${ids}))
-         AND ${live('s')} AND (o.id IS NULL OR ${live('o')})
+         AND ${live('s')} AND ${liveObject}
        ORDER BY distance ASC NULLS LAST, f.id LIMIT ${p.add(depth * 2)}`,
       p.values,
     );
