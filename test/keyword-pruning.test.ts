@@ -7,7 +7,7 @@ import { runSignalStatement } from '../core/retrieval/signals/statement.js';
 import { keywordTsQuery } from '../core/retrieval/queryText.js';
 import { SqlParams } from '../core/retrieval/sql.js';
 import { refreshTermStats } from '../core/retrieval/termStats.js';
-import type { RankedList } from '../core/retrieval/types.js';
+import type { RankedList, ResultKind } from '../core/retrieval/types.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -55,19 +55,20 @@ describe('keyword signal: the two-phase scan returns what scoring every match re
     await refreshTermStats(db);
   });
 
+  const keywordInput = (query: string, depth: number, kinds: ResultKind[]): SignalInput => ({
+    db: api.deps.pool,
+    scope,
+    recipe: { ...RECIPES.keyword_only, depths: { ...RECIPES.keyword_only.depths, keyword: depth } },
+    kinds: new Set(kinds),
+    query,
+    vector: () => Promise.reject(new Error('the keyword signal embeds nothing')),
+    tsquery: keywordTsQuery(query),
+    window: null,
+  });
+
   async function keywordLists(query: string, depth: number, phaseRows: readonly number[]): Promise<RankedList[]> {
-    const input: SignalInput = {
-      db: api.deps.pool,
-      scope,
-      recipe: { ...RECIPES.keyword_only, depths: { ...RECIPES.keyword_only.depths, keyword: depth } },
-      kinds: new Set(['episode', 'fact']),
-      query,
-      vector: () => Promise.reject(new Error('the keyword signal embeds nothing')),
-      tsquery: keywordTsQuery(query),
-      window: null,
-    };
     const p = new SqlParams();
-    const part = await keywordBranchesWith(phaseRows)(input, p);
+    const part = await keywordBranchesWith(phaseRows)(keywordInput(query, depth, ['episode', 'fact']), p);
     if (!part) return [];
     return (await runSignalStatement(api.deps.pool, p, [part])).get('keyword') ?? [];
   }
@@ -95,18 +96,8 @@ describe('keyword signal: the two-phase scan returns what scoring every match re
 
   it('skips the second phase when the rarest terms fill the list, and runs it when they cannot', async () => {
     const plan = async (query: string, depth: number) => {
-      const input = {
-        db: api.deps.pool,
-        scope,
-        recipe: { ...RECIPES.keyword_only, depths: { ...RECIPES.keyword_only.depths, keyword: depth } },
-        kinds: new Set(['episode'] as const),
-        query,
-        vector: () => Promise.reject(new Error('unused')),
-        tsquery: keywordTsQuery(query),
-        window: null,
-      } satisfies SignalInput;
       const p = new SqlParams();
-      const part = (await keywordBranchesWith([0])(input, p))!;
+      const part = (await keywordBranchesWith([0])(keywordInput(query, depth, ['episode']), p))!;
       const { rows } = await api.deps.pool.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN (ANALYZE, COSTS OFF) WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`,
         p.values,

@@ -11,6 +11,7 @@ import {
   waitForDecision,
   ensureNamespace,
 } from './support/reviewFixtures.js';
+import { eventually } from './support/eventually.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 
 interface EntityMemoryJson {
@@ -294,18 +295,18 @@ describe('review workflow (real Temporal + Postgres)', () => {
     const at = '2026-05-01T00:00:00Z';
     await remember(stack, { namespace: ns, content: 'Nadia works at Globex.', t_valid_override: at });
     await remember(stack, { namespace: ns, content: 'Nadia works at Initech.', t_valid_override: at });
-    const conflicts = () =>
-      db().query<{ id: string; fact_ids: string[]; workflow_id: string | null }>(
-        `SELECT id, fact_ids, workflow_id FROM review_item WHERE namespace = $1 AND kind = 'conflict'`,
-        [ns],
-      );
     // The episode reads `extracted` once the commit's transaction ends; the commit activity starts the review
     // workflow after that and records its id, so the id may follow the status by a Temporal round trip.
-    let { rows } = await conflicts();
-    for (const deadline = Date.now() + 15_000; rows.length === 1 && !rows[0].workflow_id && Date.now() < deadline; ) {
-      await new Promise((r) => setTimeout(r, 100));
-      ({ rows } = await conflicts());
-    }
+    const { rows } = await eventually(
+      () =>
+        db().query<{ id: string; fact_ids: string[]; workflow_id: string | null }>(
+          `SELECT id, fact_ids, workflow_id FROM review_item WHERE namespace = $1 AND kind = 'conflict'`,
+          [ns],
+        ),
+      (result) => result.rows.length !== 1 || result.rows[0].workflow_id !== null,
+      'the conflict review workflow id recorded',
+      15_000,
+    );
     expect(rows).toHaveLength(1);
     const [item] = rows;
     expect(item.workflow_id).toBe(`review:${item.id}`);

@@ -31,8 +31,9 @@ export interface PoolOptions {
  * for nothing. Trigram matches (`%`) at the similarity the read path keeps
  * (core/retrieval/entityMatch.ts): at the default 0.3 the name index handed
  * over twice as many rows per query word to recheck and drop (12.4 → 3.9 ms
- * for a five-word question at 100k episodes, same rows). Not for the write path: there the same settings made extraction
- * 15 % slower (entity resolution's filtered nearest-name queries walk further).
+ * for a five-word question at 100k episodes, same rows). Not for the write
+ * path: there the same settings made extraction 15 % slower (entity
+ * resolution's filtered nearest-name queries walk further).
  */
 const READ_SESSION_OPTIONS = [
   '-c hnsw.iterative_scan=relaxed_order',

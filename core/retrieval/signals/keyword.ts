@@ -44,14 +44,16 @@ export function weightedTerms(p: SqlParams, table: 'episode' | 'fact', text: str
 function candidateQueries(table: 'episode' | 'fact', phaseRows: readonly number[]): string {
   const orOf = (filter: string) => `to_tsquery('simple', string_agg(quote_literal(g.lexeme), ' | ') FILTER (WHERE ${filter}))`;
   const last = phaseRows.length + 1;
-  const cumulative = `sum(share) OVER w * (SELECT greatest(c.reltuples, 0) FROM pg_class c WHERE c.oid = '${table}'::regclass)`;
-  const tier = `CASE WHEN row_number() OVER w = 1 THEN 1 ${phaseRows.map((rows, i) => `WHEN ${cumulative} <= ${Number(rows)} THEN ${i + 1}`).join(' ')} ELSE ${last} END`;
+  const phase = `CASE WHEN term_rank = 1 THEN 1 ${phaseRows.map((bound, i) => `WHEN est_rows <= ${Number(bound)} THEN ${i + 1}`).join(' ')} ELSE ${last} END`;
   const phases = Array.from({ length: last }, (_, i) => `${orOf(`r.phase = ${i + 1}`)} AS q${i + 1}`);
   const rests = Array.from({ length: last - 1 }, (_, i) => `coalesce(sum(g.idf) FILTER (WHERE r.phase IS NULL OR r.phase > ${i + 1}), 0)::float8 AS rest${i + 1}`);
   return `cand_${table} AS (
       WITH g AS (SELECT lexeme, share, idf, share <= ${COMMON_TERM_SHARE} OR NOT EXISTS (SELECT 1 FROM terms_${table} WHERE share <= ${COMMON_TERM_SHARE}) AS gen
                  FROM terms_${table}),
-           r AS (SELECT lexeme, ${tier} AS phase FROM g WHERE gen WINDOW w AS (ORDER BY share, lexeme))
+           ranked AS (SELECT lexeme, row_number() OVER w AS term_rank,
+                             sum(share) OVER w * (SELECT greatest(c.reltuples, 0) FROM pg_class c WHERE c.oid = '${table}'::regclass) AS est_rows
+                      FROM g WHERE gen WINDOW w AS (ORDER BY share, lexeme)),
+           r AS (SELECT lexeme, ${phase} AS phase FROM ranked)
       SELECT ${[`${orOf('g.gen')} AS q`, ...phases, ...rests].join(', ')}
       FROM g LEFT JOIN r USING (lexeme))`;
 }
@@ -80,6 +82,7 @@ function phasedBranch(p: SqlParams, spec: KeywordTable, limit: string, phases: n
   const columns = `${a}.id, (SELECT sum(t.idf) FROM terms_${table} t WHERE ${a}.${tsv} @@ t.tq)::float8 AS score,
         ts_rank_cd(${a}.${tsv}, c.q, 1)::float8 AS tiebreak, ${a}.${spec.recency} AS recency`;
   const order = `ORDER BY score DESC, tiebreak DESC, recency DESC, id`;
+  const filter = spec.filter(p);
   const name = (k: number) => `kw${k}_${table}`;
   const readSoFar = (k: number) => Array.from({ length: k - 1 }, (_, i) => `SELECT * FROM ${name(i + 1)}`).join(' UNION ALL ');
   const ctes = Array.from({ length: phases }, (_, i) => {
@@ -87,7 +90,7 @@ function phasedBranch(p: SqlParams, spec: KeywordTable, limit: string, phases: n
     const gate = k === 1 ? '' : `(SELECT count(*) FROM (${readSoFar(k)}) k, cand_${table} cc WHERE k.score > cc.rest${k - 1} + 1e-9) < ${limit} AND `;
     const unread = Array.from({ length: k - 1 }, (_, j) => ` AND (c.q${j + 1} IS NULL OR NOT ${a}.${tsv} @@ c.q${j + 1})`).join('');
     return `${name(k)} AS (SELECT ${columns} FROM ${table} ${a}, cand_${table} c
-      WHERE ${gate}${spec.filter(p)} AND ${a}.${tsv} @@ c.q${k}${unread} ${order} LIMIT ${limit})`;
+      WHERE ${gate}${filter} AND ${a}.${tsv} @@ c.q${k}${unread} ${order} LIMIT ${limit})`;
   });
   const branch = `(SELECT 'keyword' AS signal, '${table}' AS kind, id, score, tiebreak
       FROM (${readSoFar(phases + 1)}) k ${order} LIMIT ${limit})`;
