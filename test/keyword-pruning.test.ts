@@ -3,6 +3,7 @@ import { RECIPES } from '../core/retrieval/recipes.js';
 import type { ReadScope } from '../core/retrieval/scope.js';
 import type { SignalInput } from '../core/retrieval/signals/context.js';
 import { keywordBranchesWith } from '../core/retrieval/signals/keyword.js';
+import type { KeywordPlanOptions } from '../core/retrieval/signals/keywordPlan.js';
 import { runSignalStatement } from '../core/retrieval/signals/statement.js';
 import { keywordTsQuery } from '../core/retrieval/queryText.js';
 import { SqlParams } from '../core/retrieval/sql.js';
@@ -35,7 +36,7 @@ function zipfWords(seed: number) {
   return (n: number) => Array.from({ length: n }, word).join(' ');
 }
 
-describe('keyword signal: the two-phase scan returns what scoring every match returns', () => {
+describe('keyword signal: the phased scan returns what scoring every match returns', () => {
   let api: ReadApi;
   const scope: ReadScope = { namespace: NS, now: NOW, includeForgotten: false };
 
@@ -66,38 +67,42 @@ describe('keyword signal: the two-phase scan returns what scoring every match re
     window: null,
   });
 
-  async function keywordLists(query: string, depth: number, phaseRows: readonly number[]): Promise<RankedList[]> {
+  async function keywordLists(query: string, depth: number, options: KeywordPlanOptions): Promise<RankedList[]> {
     const p = new SqlParams();
-    const part = await keywordBranchesWith(phaseRows)(keywordInput(query, depth, ['episode', 'fact']), p);
+    const part = await keywordBranchesWith(options)(keywordInput(query, depth, ['episode', 'fact']), p);
     if (!part) return [];
     return (await runSignalStatement(api.deps.pool, p, [part])).get('keyword') ?? [];
   }
 
-  it('for any query, depth and phase bounds, the lists equal those of one phase reading every match', async () => {
+  const EVERYTHING: KeywordPlanOptions = { phaseRows: [Number.MAX_SAFE_INTEGER], pairRows: 0 };
+
+  it('for any query, depth, phase bounds and pair phase, the lists equal those of one phase reading every match', async () => {
     let nonEmpty = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 5 }),
+        fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 6 }),
         fc.constantFrom(3, 10, 30),
         // Estimated rows per phase bound: the rarest term alone, then two or three phases of different sizes.
         fc.constantFrom([0], [0, 0], [0, 30], [10, 60], [5, 20, 80]),
-        async (words, depth, phaseRows) => {
+        // No pair phase, pairs of rare terms only, every pair.
+        fc.constantFrom(0, 15, Number.MAX_SAFE_INTEGER),
+        async (words, depth, phaseRows, pairRows) => {
           const query = words.join(' ');
-          const pruned = await keywordLists(query, depth, phaseRows);
-          const everything = await keywordLists(query, depth, [Number.MAX_SAFE_INTEGER]);
+          const pruned = await keywordLists(query, depth, { phaseRows, pairRows });
+          const everything = await keywordLists(query, depth, EVERYTHING);
           expect(pruned).toEqual(everything);
           if (everything.some((list) => list.hits.length)) nonEmpty++;
         },
       ),
-      { numRuns: 150, seed: 23 },
+      { numRuns: 200, seed: 23 },
     );
-    expect(nonEmpty).toBeGreaterThan(120);
+    expect(nonEmpty).toBeGreaterThan(160);
   });
 
   it('skips the second phase when the rarest terms fill the list, and runs it when they cannot', async () => {
     const plan = async (query: string, depth: number) => {
       const p = new SqlParams();
-      const part = (await keywordBranchesWith([0])(keywordInput(query, depth, ['episode']), p))!;
+      const part = (await keywordBranchesWith({ phaseRows: [0], pairRows: 0 })(keywordInput(query, depth, ['episode']), p))!;
       const { rows } = await api.deps.pool.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN (ANALYZE, COSTS OFF) WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`,
         p.values,
