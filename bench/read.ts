@@ -1,7 +1,9 @@
 // npm run bench:read -- --size 100000 [--users 300] [--duration 20] [--connections 8] [--reuse]
 //
 // Fills one namespace with N generated episodes (several hundred users, their
-// entities and facts) by bulk SQL, starts the API in its own process and drives
+// entities and facts) by bulk SQL (a million in about half an hour here: each
+// distinct text embedded once, one model thread per core; the JSON gives the
+// load's phases and the tables' and indexes' sizes), starts the API in its own process and drives
 // GET /v1/context and POST /v1/search with autocannon; prints and writes
 // bench/results/read.json (and read-<size>.json) plus the EXPLAIN ANALYZE of
 // the slowest statement of the read path (read-explain-<size>.txt). Besides its
@@ -10,11 +12,13 @@
 // and without `user_id`. Each phase reports the CPU milliseconds per request
 // of the API process and the PostgreSQL server, read from /proc.
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildDeps } from '../core/buildDeps.js';
 import { loadConfig } from '../core/config/config.js';
 import type { Queryable } from '../core/db/pool.js';
+import { createEmbedder } from '../core/embedding/index.js';
 import { buildContext } from '../core/retrieval/context.js';
 import { resolveRecipe } from '../core/retrieval/recipes.js';
 import { runSearch } from '../core/retrieval/search.js';
@@ -22,7 +26,8 @@ import { withReadClient } from '../core/retrieval/sql.js';
 import { parseArgs, ROOT, startApiProcess, writeResult } from './support/benchStack.js';
 import { agentQuery, benchQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
-import { loadCorpus } from './lib/bulkLoad.js';
+import { loadCorpus, type LoadReport } from './lib/bulkLoad.js';
+import { relationSizes } from './lib/relationSizes.js';
 import { Random } from './lib/random.js';
 import { cpuBetween, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
@@ -111,13 +116,19 @@ async function main() {
   const deps = buildDeps(config);
   const corpus = generateCorpus(size, userCount);
   const { rows } = await deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM episode WHERE namespace = $1', [namespace]);
-  let loadSeconds = 0;
+  let load: LoadReport | null = null;
   if (rows[0].n !== size) {
     log(`generating ${size} episodes for ${userCount} users into ${databaseUrl}`);
-    const report = await loadCorpus(deps.pool, namespace, corpus, deps, log);
-    loadSeconds = report.seconds;
-    log(`loaded in ${report.seconds.toFixed(1)} s: ${report.episodes} episodes, ${report.entities} entities, ${report.facts} facts`);
+    // One more model thread per core, so the load's embedding uses them all (the API is not running yet).
+    const extra = Array.from({ length: Math.max(availableParallelism() - 1, 0) }, () => createEmbedder(config));
+    try {
+      load = await loadCorpus(deps.pool, namespace, corpus, { ...deps, textEmbedders: [deps.embedder, ...extra] }, log);
+    } finally {
+      await Promise.all(extra.map((e) => e.close?.()));
+    }
+    log(`loaded in ${load.seconds.toFixed(1)} s: ${load.episodes} episodes, ${load.entities} entities, ${load.facts} facts`);
   } else log(`reusing ${size} episodes already in ${databaseUrl}`);
+  const sizes = await relationSizes(deps.pool);
 
   // Reads need no Temporal: the address is never dialled.
   const api = await startApiProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY });
@@ -218,7 +229,9 @@ async function main() {
     duration_s: duration,
     facts: corpus.facts.length,
     entities: corpus.entities.length,
-    load_seconds: round2(loadSeconds),
+    load_seconds: round2(load?.seconds ?? 0),
+    ...(load ? { load_phase_seconds: Object.fromEntries(Object.entries(load.phase_seconds).map(([k, v]) => [k, round2(v)])), distinct_texts: load.distinct_texts } : {}),
+    relation_sizes_mb: sizes,
     slowest_statement_ms: round2(slowest.ms),
     explain_file: path.relative(ROOT, explainFile),
     total_seconds: round2((Date.now() - startedAt) / 1000),

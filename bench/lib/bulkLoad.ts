@@ -18,9 +18,50 @@ const DEFERRED_INDEXES = [
 ];
 
 const BATCH = 2000;
+/** Inserts run on this many connections at once (the embedding is done by then, so they have the cores). */
+const INSERT_LANES = 2;
+const EMBED_BATCH = 256;
 
-async function inBatches<T>(items: T[], fn: (batch: T[]) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += BATCH) await fn(items.slice(i, i + BATCH));
+/** Runs `fn` over the items in batches, `lanes` batches at a time. */
+async function inBatches<T>(items: T[], fn: (batch: T[]) => Promise<void>, lanes = INSERT_LANES): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < items.length) {
+        const start = next;
+        next += BATCH;
+        await fn(items.slice(start, start + BATCH));
+      }
+    }),
+  );
+}
+
+/**
+ * Embeds every distinct text once, spread over the embedders (each runs its
+ * model in a thread of its own, so two embedders use both cores). Generated
+ * turns repeat (a million hold about 600,000 distinct texts), and embedding
+ * is most of a load's time. Vectors are kept as float32, as the column
+ * stores them.
+ */
+async function embedDistinct(texts: string[], embedders: EmbeddingProvider[], log: (m: string) => void): Promise<Map<string, Float32Array>> {
+  const distinct = [...new Set(texts)];
+  const vectors = new Map<string, Float32Array>();
+  let next = 0;
+  let reported = 0;
+  await Promise.all(
+    embedders.map(async (embedder) => {
+      while (next < distinct.length) {
+        const batch = distinct.slice(next, (next += EMBED_BATCH));
+        const embedded = await embedder.embed(batch);
+        batch.forEach((text, i) => vectors.set(text, Float32Array.from(embedded[i])));
+        if (vectors.size - reported >= 50_000) {
+          reported = vectors.size;
+          log(`embedded ${vectors.size}/${distinct.length} distinct texts`);
+        }
+      }
+    }),
+  );
+  return vectors;
 }
 
 export interface LoadReport {
@@ -28,6 +69,9 @@ export interface LoadReport {
   entities: number;
   facts: number;
   seconds: number;
+  /** Where the time went: embedding the distinct texts, inserting, building the search indexes, VACUUM ANALYZE. */
+  phase_seconds: { embed: number; insert: number; indexes: number; analyze: number };
+  distinct_texts: number;
 }
 
 /**
@@ -40,11 +84,21 @@ export async function loadCorpus(
   pool: pg.Pool,
   namespace: string,
   corpus: Corpus,
-  embedders: { embedder: EmbeddingProvider; nameEmbedder: EmbeddingProvider },
+  embedders: { embedder: EmbeddingProvider; nameEmbedder: EmbeddingProvider; textEmbedders?: EmbeddingProvider[] },
   log: (m: string) => void,
 ): Promise<LoadReport> {
   const { embedder, nameEmbedder } = embedders;
   const started = Date.now();
+  const seconds = (since: number) => (Date.now() - since) / 1000;
+  const texts = await embedDistinct(
+    [...corpus.episodes.map((e) => e.content), ...corpus.facts.map((f) => f.text)],
+    embedders.textEmbedders?.length ? embedders.textEmbedders : [embedder],
+    log,
+  );
+  const embedSeconds = seconds(started);
+  log(`embedded ${texts.size} distinct texts in ${embedSeconds.toFixed(1)} s`);
+  const vectorOf = (text: string) => toVectorSql(Array.from(texts.get(text)!));
+  const insertStarted = Date.now();
   await pool.query('INSERT INTO namespace (id) VALUES ($1) ON CONFLICT DO NOTHING', [namespace]);
   const { rows: defs } = await pool.query<{ indexname: string; indexdef: string }>(
     `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND indexname = ANY($1)`,
@@ -86,7 +140,7 @@ export async function loadCorpus(
   const episodeIds = corpus.episodes.map(() => randomUUID());
   let done = 0;
   await inBatches(corpus.episodes.map((e, i) => ({ e, id: episodeIds[i] })), async (batch) => {
-    const vectors = (await embedder.embed(batch.map((b) => b.e.content))).map(toVectorSql);
+    const vectors = batch.map((b) => vectorOf(b.e.content));
     await pool.query(
       `INSERT INTO episode (id, namespace, user_id, speaker, content, occurred_at, recorded_at, status, workflow_id, embedding, embedding_model, extracted_at)
        SELECT u.id, $1, u.user_id, u.speaker, u.content, u.occurred_at, u.occurred_at, 'extracted', 'episode:' || u.id, u.emb::vector, $2, u.occurred_at
@@ -113,7 +167,7 @@ export async function loadCorpus(
 
   await inBatches(corpus.facts, async (batch) => {
     const ids = batch.map(() => randomUUID());
-    const vectors = (await embedder.embed(batch.map((f) => f.text))).map(toVectorSql);
+    const vectors = batch.map((f) => vectorOf(f.text));
     const confirmed = batch.map((f) => (f.episode !== null ? corpus.episodes[f.episode].occurredAt : new Date(Date.UTC(2026, 0, 1) - (f.userIndex % 90) * 86_400_000)));
     await pool.query(
       `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, object_id, value, fact_text, memory_kind,
@@ -150,24 +204,41 @@ export async function loadCorpus(
     );
   });
   log(`facts: ${corpus.facts.length}; building search indexes`);
+  const insertSeconds = seconds(insertStarted);
 
+  const indexesStarted = Date.now();
+  await buildIndexes(pool, defs, corpus.episodes.length, log);
+  const indexSeconds = seconds(indexesStarted);
+  const analyzeStarted = Date.now();
+  await analyzeLoaded(pool);
+  return {
+    episodes: corpus.episodes.length,
+    entities: corpus.entities.length,
+    facts: corpus.facts.length,
+    seconds: seconds(started),
+    phase_seconds: { embed: embedSeconds, insert: insertSeconds, indexes: indexSeconds, analyze: seconds(analyzeStarted) },
+    distinct_texts: texts.size,
+  };
+}
+
+/** Builds the search indexes dropped for the load, on one connection with room to build them in memory. */
+async function buildIndexes(pool: pg.Pool, defs: Array<{ indexname: string; indexdef: string }>, episodes: number, log: (m: string) => void): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query(`SET maintenance_work_mem = '1GB'`);
+    // A million episodes' HNSW graph is about 2 GB: built in memory it takes minutes, spilled far longer.
+    await client.query(`SET maintenance_work_mem = '${episodes > 200_000 ? '4GB' : '1GB'}'`);
     for (const d of defs) {
       const t = Date.now();
       await client.query(d.indexdef);
       log(`  ${d.indexname}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
-    await client.query('VACUUM ANALYZE episode');
-    await client.query('VACUUM ANALYZE fact');
-    await client.query('VACUUM ANALYZE entity');
-    await client.query('VACUUM ANALYZE entity_episode');
-    await client.query('VACUUM ANALYZE fact_episode');
-    // What the search-stats schedule would do a few minutes later in production.
-    await refreshTermStats(client);
   } finally {
     client.release();
   }
-  return { episodes: corpus.episodes.length, entities: corpus.entities.length, facts: corpus.facts.length, seconds: (Date.now() - started) / 1000 };
+}
+
+/** What autovacuum and the search-stats schedule would do a few minutes later in production. */
+async function analyzeLoaded(pool: pg.Pool): Promise<void> {
+  for (const table of ['episode', 'fact', 'entity', 'entity_episode', 'fact_episode']) await pool.query(`VACUUM ANALYZE ${table}`);
+  await refreshTermStats(pool);
 }
