@@ -14,6 +14,16 @@ import { ensureSearchAttributesAtStart } from '../core/temporal/searchAttributes
 
 export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
 
+/**
+ * Modules the workflow sandbox evaluates once per worker instead of once per
+ * workflow run. With the reused V8 context every run gets fresh instances of
+ * the bundle's modules, so each episode's `ingestEpisode` evaluated zod anew.
+ * Only modules without per-run state belong here. The schemas themselves
+ * cannot be shared: the sandbox freezes what is shared, and zod fills in a
+ * schema's methods on first use.
+ */
+export const SHARED_WORKFLOW_MODULES = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../core/temporal/sharedWorkflowModules.ts')];
+
 export interface WorkerRuntime {
   worker: Worker;
   /** Resolves when the worker has stopped. */
@@ -67,7 +77,7 @@ let cachedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 /** The workflow bundle, built once per process. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  cachedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  cachedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: SHARED_WORKFLOW_MODULES, logger: quietBundlerLogger });
   return cachedBundle;
 }
 
@@ -75,7 +85,12 @@ let cachedTracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 /** The workflow bundle with the tracing interceptors compiled in (a pre-built bundle ignores interceptor modules given later). */
 function tracedWorkflowBundle(workflowModules: string[]): Promise<WorkflowBundleWithSourceMap> {
-  cachedTracedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: workflowModules, logger: quietBundlerLogger });
+  cachedTracedBundle ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: workflowModules,
+    preloadModules: SHARED_WORKFLOW_MODULES,
+    logger: quietBundlerLogger,
+  });
   return cachedTracedBundle;
 }
 
