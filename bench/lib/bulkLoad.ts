@@ -22,11 +22,11 @@ const BATCH = 2000;
 const INSERT_LANES = 2;
 const EMBED_BATCH = 256;
 
-/** Runs `fn` over the items in batches, `lanes` batches at a time. */
-async function inBatches<T>(items: T[], fn: (batch: T[]) => Promise<void>, lanes = INSERT_LANES): Promise<void> {
+/** Runs `fn` over the items in batches, INSERT_LANES batches at a time. */
+async function inBatches<T>(items: T[], fn: (batch: T[]) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: lanes }, async () => {
+    Array.from({ length: INSERT_LANES }, async () => {
       while (next < items.length) {
         const start = next;
         next += BATCH;
