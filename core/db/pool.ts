@@ -33,13 +33,17 @@ export interface PoolOptions {
  * over twice as many rows per query word to recheck and drop (12.4 → 3.9 ms
  * for a five-word question at 100k episodes, same rows). Not for the write
  * path: there the same settings made extraction 15 % slower (entity
- * resolution's filtered nearest-name queries walk further).
+ * resolution's filtered nearest-name queries walk further). No JIT: a generic
+ * plan's costs grow with the tables, and at a million episodes the search
+ * statement's passed `jit_above_cost`, so every execution compiled it again
+ * (177 of its 242 ms) to save microseconds of expression evaluation.
  */
 const READ_SESSION_OPTIONS = [
   '-c hnsw.iterative_scan=relaxed_order',
   '-c hnsw.ef_search=100',
   '-c plan_cache_mode=force_generic_plan',
   '-c max_parallel_workers_per_gather=0',
+  '-c jit=off',
   '-c pg_trgm.similarity_threshold=0.5',
   // A person waits on a read: one that runs for seconds is cancelled (an error) rather than holding a connection.
   '-c statement_timeout=5000',
