@@ -35,7 +35,7 @@ export interface PoolOptions {
  * path: there the same settings made extraction 15 % slower (entity
  * resolution's filtered nearest-name queries walk further). No JIT: a generic
  * plan's costs grow with the tables, and at a million episodes the search
- * statement's passed `jit_above_cost`, so every execution compiled it again
+ * statement's costs passed `jit_above_cost`, so every execution compiled it again
  * (177 of its 242 ms) to save microseconds of expression evaluation.
  */
 const READ_SESSION_OPTIONS = [
