@@ -1,7 +1,7 @@
 // npm run bench:read -- --size 100000 [--users 300] [--duration 20] [--connections 8] [--reuse]
 //
 // Fills one namespace with N generated episodes (several hundred users, their
-// entities and facts) by bulk SQL (a million in about half an hour here: each
+// entities and facts) by bulk SQL (a million in about 20 minutes here: each
 // distinct text embedded once, one model thread per core; the JSON gives the
 // load's phases and the tables' and indexes' sizes), starts the API in its own process and drives
 // GET /v1/context and POST /v1/search with autocannon; prints and writes

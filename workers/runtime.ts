@@ -12,7 +12,9 @@ import { DREAM_SCHEDULE_ID, DREAM_WORKFLOW_TYPE } from '../core/dream/contracts.
 import { rechainStoredHistory } from '../activities/rechainStored.js';
 import { ensureSearchAttributesAtStart } from '../core/temporal/searchAttributes.js';
 
-export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+export const WORKFLOWS_PATH = path.resolve(HERE, '../workflows/index.ts');
 
 /**
  * Modules the workflow sandbox evaluates once per worker instead of once per
@@ -22,7 +24,7 @@ export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.met
  * cannot be shared: the sandbox freezes what is shared, and zod fills in a
  * schema's methods on first use.
  */
-export const SHARED_WORKFLOW_MODULES = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../core/temporal/sharedWorkflowModules.ts')];
+export const SHARED_WORKFLOW_MODULES = [path.resolve(HERE, '../core/temporal/sharedWorkflowModules.ts')];
 
 export interface WorkerRuntime {
   worker: Worker;
