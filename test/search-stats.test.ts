@@ -20,10 +20,10 @@ describe('term rarity for the keyword signal (term_share)', () => {
 
   useReadApi(NOW, async (started) => {
     api = started;
-    const ep = (key: string, content: string) =>
-      insertEpisode(api.deps.pool, { namespace: NS, content, occurredAt: '2026-06-01T10:00:00Z', userId: 'u1' }).then((id) => (ids[key] = id));
-    // "meeting" is in every episode but one; "saffron" in one. Each candidate below has one of the two terms twice.
-    for (let i = 0; i < 40; i++) await ep(`m${i}`, `Weekly meeting ${i} about tickets and the printer.`);
+    const ep = (key: string, content: string, occurredAt = '2026-06-01T10:00:00Z') =>
+      insertEpisode(api.deps.pool, { namespace: NS, content, occurredAt, userId: 'u1' }).then((id) => (ids[key] = id));
+    // "meeting" is in every episode but one; "saffron" in one. One turn says "meeting" three times; another is the newest.
+    for (let i = 0; i < 40; i++) await ep(`m${i}`, `Weekly meeting ${i} about tickets and the printer.`, i === 39 ? '2026-06-02T10:00:00Z' : undefined);
     await ep('meetings', 'The meeting after the meeting ran long: notes from the planning meeting.');
     await ep('saffron', 'Bought saffron for the risotto.');
   });
@@ -34,11 +34,12 @@ describe('term rarity for the keyword signal (term_share)', () => {
     return res.body.results.map((r) => r.id);
   };
 
-  it('is empty before statistics exist: every term counts as rare', async () => {
+  it('is empty before statistics exist: every term counts as rare, and rows that tie come newest first', async () => {
     expect(await share(api, 'meet')).toBeNull();
     const ranked = await search('meeting saffron');
-    // Both terms weigh the same, so the turn with three "meeting"s ties with saffron on rarity and wins on density.
-    expect(ranked.slice(0, 2)).toContain(ids.meetings);
+    // Both terms weigh the same, so every turn ties on rarity (however often it says its word), and the newest leads.
+    expect(ranked[0]).toBe(ids.m39);
+    expect(ranked.length).toBeGreaterThan(2);
   });
 
   it('after ANALYZE and a refresh, holds each lexeme share and a floor for unlisted ones; rare terms lead', async () => {

@@ -19,7 +19,7 @@ export interface KeywordPhase {
 export interface KeywordPlan {
   /** Every term, scored on each row read. */
   terms: KeywordTerm[];
-  /** The OR of the generating terms: the candidates (and the cover-density tiebreak's query). */
+  /** The OR of the generating terms: the rows holding one are the candidates. */
   candidates: string;
   phases: KeywordPhase[];
 }
