@@ -109,6 +109,7 @@ const startup = startAll();
 onShutdownSignal(logger, async () => {
   await startup.catch(() => undefined);
   await stopAll();
+  logger.info('stopped cleanly');
 });
 
 try {

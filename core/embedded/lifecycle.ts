@@ -24,17 +24,31 @@ export function requireExternalServices(config: Config, command: string): Config
 }
 
 /**
+ * How long after the first signal a repeat counts as the same request. Ctrl-C
+ * on `npm start` reaches this process twice within milliseconds: the terminal
+ * signals the whole foreground process group, and npm forwards the SIGINT it
+ * received too. Taken as "stop now", that double delivery skipped the clean
+ * shutdown (PGlite's close included) on every Ctrl-C.
+ */
+export const REPEATED_SIGNAL_GRACE_MS = 1_000;
+
+/**
  * Runs `shutdown` once on SIGINT/SIGTERM, then exits 0 (1 if it failed). A
- * second signal while shutting down exits at once.
+ * second signal while shutting down, later than REPEATED_SIGNAL_GRACE_MS after
+ * the first, exits at once.
  */
 export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>): void {
-  let stopping = false;
+  let stoppingSince: number | null = null;
   const handle = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (performance.now() - stoppingSince < REPEATED_SIGNAL_GRACE_MS) {
+        logger.debug({ signal }, 'signal repeated within the grace period: still shutting down cleanly');
+        return;
+      }
       logger.warn({ signal }, 'second signal: exiting without a clean shutdown');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     logger.info({ signal }, 'shutting down');
     shutdown().then(
       () => process.exit(0),
