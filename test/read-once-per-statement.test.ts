@@ -7,20 +7,11 @@ import type { SignalBranches } from '../core/retrieval/signals/statement.js';
 import { temporalBranchesWith } from '../core/retrieval/signals/temporal.js';
 import { SqlParams } from '../core/retrieval/sql.js';
 import { embedder, insertEntity, insertEpisode, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import { nodesOf, type PlanNode } from './support/plans.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'once';
 const QUERY = 'what did Stefan cook for dinner in 2025';
-
-/** One node of an EXPLAIN (VERBOSE, FORMAT JSON) tree. */
-interface PlanNode {
-  'Node Type': string;
-  'Parent Relationship'?: string;
-  'Subplan Name'?: string;
-  'Actual Loops'?: number;
-  Plans?: PlanNode[];
-  [key: string]: unknown;
-}
 
 /**
  * The plan nodes that run for every row and whose own expressions call `fn`:
@@ -98,8 +89,7 @@ describe('query-derived values are computed once per statement, not once per row
     const p = new SqlParams();
     const part = (await graph.episodes!(input(), p))!;
     const root = await plan(part, p);
-    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-    expect(nodes(root).some((n) => n['Subplan Name'] === 'CTE terms_graph_episode')).toBe(true);
+    expect(nodesOf(root).some((n) => n['Subplan Name'] === 'CTE terms_graph_episode')).toBe(true);
     for (const fn of ['to_tsvector', 'to_tsquery']) expect(perRowCalls(root, fn)).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import { runSignalStatement, type SignalBranchBuilder } from '../core/retrieval/
 import { temporalBranchesWith } from '../core/retrieval/signals/temporal.js';
 import { SqlParams, withReadClient } from '../core/retrieval/sql.js';
 import { embedder, insertEpisode, insertEntity, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import { nodesOf, type PlanNode } from './support/plans.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'timeline';
@@ -15,15 +16,6 @@ const MARCH_2025 = { start: new Date('2025-03-01T00:00:00Z'), end: new Date('202
 const DISHES = ['risotto', 'lasagna', 'curry', 'ramen', 'tacos', 'paella', 'goulash', 'pho'];
 const CHORES = ['printer toner', 'calendar invites', 'ticket triage', 'expense reports', 'badge renewals'];
 
-/** Plan nodes of one EXPLAIN (FORMAT JSON) tree, depth first. */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Loops'?: number;
-  'Parent Relationship'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 /** How many times the scans of `relation` under one branch ran. */
 const loopsOn = (branch: PlanNode, relation: string) =>
   nodesOf(branch)
