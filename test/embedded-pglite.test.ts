@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { startPgliteServer, type PgliteServer } from '../core/embedded/pgliteServer.js';
-import { startEmbeddedPostgres } from '../core/embedded/postgres.js';
+import { startEmbeddedPostgres, startEphemeralPostgres } from '../core/embedded/postgres.js';
 
 // The embedded default serves ONE PGlite session to several pool connections;
 // these check that their statements and transactions never interleave.
@@ -130,5 +130,34 @@ describe('embedded Postgres on disk', () => {
     expect(rows).toEqual([{ id: 1 }]);
     await c2.end();
     await second.stop();
+  });
+});
+
+describe('embedded Postgres in its own thread', () => {
+  it('runs SQL beside the main thread: a long statement does not stall the event loop', async () => {
+    const postgres = await startEphemeralPostgres();
+    const client = new pg.Client({ connectionString: postgres.url });
+    try {
+      await client.connect();
+      // The longest time the event loop went without running a 5 ms timer.
+      let last = performance.now();
+      let longestStallMs = 0;
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        longestStallMs = Math.max(longestStallMs, now - last);
+        last = now;
+      }, 5);
+      const started = performance.now();
+      // Pure CPU inside PGlite: on the main thread it blocked every timer for its whole duration.
+      await client.query('SELECT count(*) FROM generate_series(1, 3000000) AS g WHERE g % 7 = 3');
+      const statementMs = performance.now() - started;
+      clearInterval(ticker);
+      longestStallMs = Math.max(longestStallMs, performance.now() - last);
+      expect(statementMs).toBeGreaterThan(300);
+      expect(longestStallMs).toBeLessThan(statementMs / 2);
+    } finally {
+      await client.end();
+      await postgres.stop();
+    }
   });
 });

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { startPgliteServer } from './pgliteServer.js';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PgliteThreadInput, PgliteThreadReport } from './pgliteThread.js';
 
 export interface EmbeddedPostgres {
   /** postgres:// URL of the loopback server. */
@@ -24,21 +23,53 @@ export function startEphemeralPostgres(host = '127.0.0.1'): Promise<EmbeddedPost
   return servePglite('memory://', host);
 }
 
-async function servePglite(dataDir: string, host: string): Promise<EmbeddedPostgres> {
-  const db = await PGlite.create({ dataDir, extensions: { vector, pg_trgm } });
-  let server;
-  try {
-    server = await startPgliteServer(db, { host, port: 0 });
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  const running = server;
-  return {
-    url: running.url,
-    async stop() {
-      await running.stop();
-      await db.close();
-    },
-  };
+/**
+ * PGlite runs in a thread of its own: it executes SQL synchronously inside
+ * WebAssembly, so on the main thread every statement stopped the API and the
+ * worker's activities for its whole duration, and the two cores served one
+ * thing at a time. In its own thread it runs beside them, and the main thread
+ * reaches it over loopback like any Postgres server.
+ */
+function servePglite(dataDir: string, host: string): Promise<EmbeddedPostgres> {
+  const input: PgliteThreadInput = { dataDir, host };
+  const thread = startThread(input);
+  const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
+  return new Promise<EmbeddedPostgres>((resolve, reject) => {
+    const failedToStart = (err: Error) => reject(err);
+    thread.once('error', failedToStart);
+    void exited.then((code) => reject(new Error(`the PGlite thread exited (${code}) before it was serving`)));
+    thread.once('message', (report: PgliteThreadReport) => {
+      // From here an error in the thread (PGlite itself failing) is not handled: it ends the process, loudly.
+      thread.off('error', failedToStart);
+      if (report.type !== 'ready') {
+        reject(new Error(report.type === 'failed' ? `PGlite did not start: ${report.message}` : 'PGlite stopped before serving'));
+        return;
+      }
+      let stopping: Promise<void> | undefined;
+      resolve({
+        url: report.url,
+        stop() {
+          // The thread closes its server, then PGlite (so everything written is on disk), then exits.
+          stopping ??= (async () => {
+            const outcome = new Promise<PgliteThreadReport | undefined>((answer) => {
+              thread.once('message', answer);
+              void exited.then(() => answer(undefined));
+            });
+            thread.postMessage({ type: 'stop' });
+            const report = await outcome;
+            await exited;
+            if (report?.type === 'failed') throw new Error(`PGlite did not stop cleanly: ${report.message}`);
+          })();
+          return stopping;
+        },
+      });
+    });
+  });
+}
+
+/** The thread runs the module as it is: TypeScript (under tsx, tests) through tsx's loader, compiled JavaScript as is. */
+function startThread(input: PgliteThreadInput): Worker {
+  const entry = new URL(`./pgliteThread${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: input });
+  return new Worker(new URL('./pgliteThread.bootstrap.mjs', import.meta.url), { workerData: { ...input, entry: entry.href } });
 }
