@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { RECIPES } from '../core/retrieval/recipes.js';
 import type { ReadScope } from '../core/retrieval/scope.js';
 import type { SignalInput } from '../core/retrieval/signals/context.js';
-import { keywordBranchesWith } from '../core/retrieval/signals/keyword.js';
+import { keywordBranchesWith, SCORE_SLOTS } from '../core/retrieval/signals/keyword.js';
 import type { KeywordPlanOptions } from '../core/retrieval/signals/keywordPlan.js';
 import { runSignalStatement } from '../core/retrieval/signals/statement.js';
 import { keywordTsQuery } from '../core/retrieval/queryText.js';
@@ -97,6 +97,28 @@ describe('keyword signal: the phased scan returns what scoring every match retur
       { numRuns: 200, seed: 23 },
     );
     expect(nonEmpty).toBeGreaterThan(160);
+  });
+
+  it('scores rows alike whether the query has term slots to spare or is summed over its unnested terms', async () => {
+    // Words no row holds change no score and add no candidate: padded past SCORE_SLOTS, the same query takes
+    // the unnest form, so both forms must rank the same rows with the same scores. The query's own words are rare
+    // ones (under 5 % of rows), so the padding (rarer still) does not take over generating the candidates.
+    const padding = Array.from({ length: SCORE_SLOTS }, (_, i) => `zqpad${String.fromCharCode(97 + i)}x`);
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...VOCABULARY.slice(30)), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(3, 10, 30),
+        async (words, depth) => {
+          const slotted = await keywordLists(words.join(' '), depth, EVERYTHING);
+          const unnested = await keywordLists([...words, ...padding].join(' '), depth, EVERYTHING);
+          expect(unnested).toEqual(slotted);
+          if (slotted.some((list) => list.hits.length)) nonEmpty++;
+        },
+      ),
+      { numRuns: 60, seed: 29 },
+    );
+    expect(nonEmpty).toBeGreaterThan(40);
   });
 
   it('skips the second phase when the rarest terms fill the list, and runs it when they cannot', async () => {

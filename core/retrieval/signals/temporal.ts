@@ -115,7 +115,7 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
         columns: 'r.id, r.embedding, r.content_tsv, r.occurred_at',
         tsv: 'content_tsv',
         score: (a) =>
-          `(${topical.score(`${a}.embedding`, `${a}.content_tsv`)} / (1 + GREATEST(0, EXTRACT(EPOCH FROM (${start} - ${a}.occurred_at))::float8, EXTRACT(EPOCH FROM (${a}.occurred_at - ${end}))::float8) / ${len}))::float8`,
+          `(${topical.score(`${a}.embedding`, `${a}.content_tsv`)} / (1 + GREATEST(0, date_part('epoch', ${start} - ${a}.occurred_at), date_part('epoch', ${a}.occurred_at - ${end})) / ${len}))::float8`,
       });
     }
     if (kinds.includes('fact')) {
