@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite in two passes. Most test files wait on Temporal,
+// PostgreSQL and timers more than they compute, so they run two at a time
+// (one Jest worker per core); the files below measure time or load the machine
+// on purpose, and run afterwards one at a time, on a machine nothing else
+// loads. `npm test -- <jest arguments>` runs just what the arguments select,
+// one file at a time, as before.
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+
+/**
+ * Test files that must have the machine to themselves: they bound a latency,
+ * a stall or a wait in wall time (overload's p99, PGlite's thread beside the
+ * event loop, a stream's end, a second signal), drive the server at its
+ * capacity (the concurrency and chaos runs), or kill and restart processes on
+ * a schedule.
+ */
+const ALONE = [
+  'test/overload.test.ts',
+  'test/embedded-pglite.test.ts',
+  'test/embedded-concurrency.test.ts',
+  'test/shutdown-signal.test.ts',
+  'test/threads.test.ts',
+  'test/chaos.test.ts',
+];
+
+function jest(args) {
+  const result = spawnSync(process.execPath, [JEST, ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') },
+  });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+const args = process.argv.slice(2);
+if (args.length) process.exit(jest(['--maxWorkers=1', ...args]));
+
+const escape = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const workers = Math.max(1, Math.min(2, availableParallelism()));
+console.log(`[npm test] pass 1 of 2: every file but ${ALONE.length} that need the machine alone, ${workers} at a time`);
+const together = jest([`--maxWorkers=${workers}`, '--testPathIgnorePatterns', ...ALONE.map((f) => `/${escape(f)}$`)]);
+console.log(`[npm test] pass 2 of 2: ${ALONE.length} files that need the machine alone, one at a time`);
+const alone = jest(['--maxWorkers=1', '--runTestsByPath', ...ALONE]);
+process.exit(together || alone);
