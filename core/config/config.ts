@@ -81,6 +81,8 @@ export const configSchema = z.object({
     .default('info'),
   /** Sustained rate at which an API process starts extraction workflows; a burst above it waits or is left to reconcile. */
   EXTRACTION_STARTS_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(10_000, 'must be at most 10000').default(100),
+  /** Extractions an API process has started that no worker has claimed yet, at most (core/ingest/dispatcher.ts); 0 starts at the rate alone. */
+  EXTRACTION_START_WINDOW: z.coerce.number({ error: 'must be a number' }).int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').default(64),
   /** CPU priority of `npm run worker` processes: extraction is background work, so on a shared host acknowledgements and reads come first. */
   WORKER_NICE: z.coerce.number({ error: 'must be a number' }).int().min(-20, 'must be at least -20').max(19, 'must be at most 19').default(10),
   BODY_LIMIT: z.string().trim().regex(/^\d+(b|kb|mb)$/i, 'must look like 100kb or 1mb').default('1mb'),

@@ -75,6 +75,13 @@ async function insertEpisodes(pool: Pool, rows: EpisodeInsert[]): Promise<void> 
   );
 }
 
+/** Of the given episodes, those still `pending`: started, but no worker has claimed them (beginExtraction). */
+async function unclaimedEpisodes(pool: Pool, ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const { rows } = await pool.query<{ id: string }>(`SELECT id FROM episode WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]);
+  return rows.map((r) => r.id);
+}
+
 /**
  * The write path's contract: the episode rows are committed before anything
  * is acknowledged; extraction is started afterwards, and if Temporal is
@@ -87,9 +94,13 @@ export class MemoryWriter {
   private readonly groupCommit: GroupCommit<EpisodeInsert>;
 
   constructor(private readonly deps: Pick<Deps, 'pool' | 'temporal' | 'logger' | 'now' | 'config'>) {
-    this.dispatcher = new ExtractionDispatcher((id) => this.startQuietly(id), deps.logger, {
-      startsPerSecond: deps.config.EXTRACTION_STARTS_PER_SECOND,
-    });
+    this.dispatcher = new ExtractionDispatcher(
+      (id) => this.startQuietly(id),
+      deps.logger,
+      { startsPerSecond: deps.config.EXTRACTION_STARTS_PER_SECOND, maxUnclaimed: deps.config.EXTRACTION_START_WINDOW },
+      undefined,
+      (ids) => unclaimedEpisodes(deps.pool, ids),
+    );
     this.groupCommit = new GroupCommit((rows) => insertEpisodes(deps.pool, rows));
   }
 
