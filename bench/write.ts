@@ -52,6 +52,8 @@ interface Stage {
   errors: number;
   lost: number;
   statuses_at_end: Record<string, number>;
+  /** Answers other than 202 by status (0: the request failed outright, e.g. a reset connection). */
+  errors_by_status?: Record<string, number>;
   /** The open loop's own latency at the same rate against a server that answers at once. */
   generator_floor?: { p50_ms: number; p99_ms: number; max_ms: number };
 }
@@ -74,6 +76,8 @@ async function audit(db: pg.Client, acknowledged: string[]): Promise<{ lost: num
   return { lost: acknowledged.length - stored, statuses_at_end: Object.fromEntries(rows.map((r) => [r.status, r.n])) };
 }
 
+const countBy = (values: string[]) => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
+
 /** Open loop: `rate` writes a second sent on a smooth schedule (bench/lib/openLoop.ts), latency from each one's due time. */
 async function openStage(stack: BenchStack, db: pg.Client, rate: number): Promise<Stage> {
   const answers = await openLoop(stack.apiUrl, BENCH_KEY, [{ name: 'write', perSecond: rate, request: () => ({ method: 'POST', path: '/v1/memories', body: memoryBody() }) }], duration);
@@ -94,6 +98,7 @@ async function openStage(stack: BenchStack, db: pg.Client, rate: number): Promis
     requests_per_s: round2(answers.length / duration),
     errors: answers.filter((a) => a.status !== 202).length,
     ...(await audit(db, acknowledged)),
+    errors_by_status: countBy(answers.filter((a) => a.status !== 202).map((a) => (a.status ? String(a.status) : `0 ${a.error ?? ''}`.trim()))),
     generator_floor: { p50_ms: round2(percentile(floor, 50)), p99_ms: round2(percentile(floor, 99)), max_ms: round2(Math.max(...floor)) },
   };
 }

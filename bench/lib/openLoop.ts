@@ -23,6 +23,8 @@ export interface LoadAnswer {
   latencyMs: number;
   /** The Retry-After header of a refusal. */
   retryAfter?: string;
+  /** Why a request failed outright (status 0): ECONNRESET, … */
+  error?: string;
   body?: unknown;
 }
 
@@ -62,7 +64,7 @@ function send(agent: http.Agent, base: URL, key: string, stream: string, req: Lo
       });
       res.on('error', () => resolve({ stream, status: 0, latencyMs: performance.now() - dueAt }));
     });
-    request.on('error', () => resolve({ stream, status: 0, latencyMs: performance.now() - dueAt }));
+    request.on('error', (err: NodeJS.ErrnoException) => resolve({ stream, status: 0, latencyMs: performance.now() - dueAt, error: err.code ?? err.message }));
     request.end(payload);
   });
 }
