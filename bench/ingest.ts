@@ -5,7 +5,8 @@
 // second worker. Episodes are REALTALK chat turns (read from ../shared).
 // CPU milliseconds per extracted episode for each process (API, worker,
 // Temporal server, PostgreSQL) come from /proc over the run, beside the same
-// for the in-process run: `cpu_ms_per_episode` in ingest.json.
+// for the in-process run: `cpu_ms_per_episode` in ingest.json; and the part of
+// the in-process figure that is the embedding alone (`embedding_cpu_ms_per_episode`).
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,9 @@ import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
 import { startEmbeddedServices } from '../core/embedded/stack.js';
 import { freePort } from '../core/embedded/ports.js';
 import { createExtractionProvider } from '../core/extraction/index.js';
+import { createEmbedder } from '../core/embedding/index.js';
+import { episodeEmbeddingText } from '../core/ingest/episodeEmbedding.js';
+import { episodePassages } from '../core/ingest/passages.js';
 import { createLogger } from '../core/logger.js';
 import { startOpenAIStub } from '../test/support/openaiStub.js';
 import { providerResponder } from '../test/support/openaiStubResponder.js';
@@ -125,6 +129,29 @@ async function inProcessRun(): Promise<{ seconds: number; cpu_ms_per_episode: { 
   };
 }
 
+/**
+ * CPU milliseconds per episode of the embedding alone: the texts extraction embeds for these turns (each turn
+ * with its speaker, and the sentences of longer ones, core/memories/episodeVectors.ts), one episode's texts per
+ * call as beginExtraction sends them, on the configured embedder (the local model by default). Part of
+ * `in_process`, which no change to the workflow can remove.
+ */
+async function embeddingOnly(): Promise<{ cpu_ms_per_episode: number; texts: number }> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: 'postgresql://unused@127.0.0.1/unused', TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'warn' });
+  const embedder = createEmbedder(config);
+  try {
+    const texts = turns.map((t) => {
+      const turn = { speaker: t.speaker, content: t.text };
+      return [episodeEmbeddingText(turn), ...(config.EPISODE_PASSAGES ? episodePassages(turn) : [])];
+    });
+    await embedder.embed(['warm up']);
+    const before = ownCpuMs();
+    for (const episodeTexts of texts) await embedder.embed(episodeTexts);
+    return { cpu_ms_per_episode: Number(((ownCpuMs() - before) / texts.length).toFixed(2)), texts: texts.flat().length };
+  } finally {
+    await embedder.close?.();
+  }
+}
+
 async function throughTemporal(workers: number) {
   const stack = await startBenchStack({ database: 'mnemo_bench_ingest', env: providerEnv, workers });
   const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -190,6 +217,7 @@ try {
     runs.push(run);
   }
   const inProcess = await inProcessRun();
+  const embedding = await embeddingOnly();
   const one = runs.find((r) => r.workers === 1) ?? runs[0];
   const two = runs.find((r) => r.workers === 2);
   const output = {
@@ -202,6 +230,9 @@ try {
     // CPU ms per extracted episode, one worker; in_process is the same seven stages without Temporal (node + postgres).
     cpu_ms_per_episode: { ...one.cpu_ms_per_episode, in_process: inProcess.cpu_ms_per_episode.total },
     in_process_cpu_ms_per_episode: inProcess.cpu_ms_per_episode,
+    // Of in_process: embedding the episodes' texts alone (this process's CPU).
+    embedding_cpu_ms_per_episode: embedding.cpu_ms_per_episode,
+    embedded_texts: embedding.texts,
     in_process_seconds: Number(inProcess.seconds.toFixed(2)),
     in_process_concurrency: concurrency,
     overhead_ratio: Number((one.seconds / inProcess.seconds).toFixed(2)),
