@@ -62,8 +62,21 @@ export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>):
   process.on('SIGTERM', handle);
 }
 
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s default races
+ * with clients that keep connections longer (Node's own http.Agent, most
+ * pooled HTTP clients, load balancers at 60 s): a request written to a socket
+ * the server is closing fails with ECONNRESET, before the server ever sees it
+ * (bench:write at 500 writes/s: 4 to 50 such failures a run). Longer than
+ * those clients' idle timeouts, the client always closes first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Listens on host:port; rejects with a clear message when the port is taken. */
 export function listen(server: Server, port: number, host: string): Promise<void> {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // A request's headers must be allowed at least as long as the connection they arrive on may idle.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       reject(err.code === 'EADDRINUSE' ? new StartupError(`PORT ${port} on ${host} is already in use: set PORT to a free port`) : err);
