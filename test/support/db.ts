@@ -53,6 +53,14 @@ export async function createEmptyDatabase(prefix = 'mnemo_t'): Promise<TestDatab
       const c = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
       await c.connect();
       try {
+        // A pool's end() resolves before its backends have exited: FORCE would terminate them mid-exit and the
+        // ending client would emit the server's FATAL as an unhandled error. Let them go first (a leaked
+        // connection is still cut off after 0.5 s).
+        for (let waited = 0; waited < 500; waited += 20) {
+          const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await c.end();
