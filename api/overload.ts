@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../core/deps.js';
 import { ExtractionBacklog } from '../core/memories/backlog.js';
-import { AdmissionGate, type Release } from './admissionGate.js';
+import { AdmissionGate } from './admissionGate.js';
 import { HttpError } from './errors.js';
 
 /** Seconds a refused read is told to wait: a read's turn comes within milliseconds once the burst passes. */
@@ -49,23 +49,17 @@ export function overloadGuard(deps: Pick<Deps, 'pool' | 'config' | 'metrics'>): 
 
   const guard: RequestHandler = (req, res, next) => {
     if (isRead(req)) {
-      // Watched from the start: a client that leaves while its read waits in line has already closed the response
-      // when its turn comes, and a 'close' listener added then would never run; its slot was never given back, and
-      // once the gate's capacity had leaked so, every later read was refused.
-      let gone = false;
-      let release: Release | null = null;
-      res.once('close', () => {
-        gone = true;
-        release?.();
-      });
-      void reads.enter().then((admitted) => {
-        if (!admitted) {
+      void reads.enter().then((release) => {
+        if (!release) {
           deps.metrics.refused('read');
           return next(refuse(res, READ_RETRY_AFTER_SECONDS, 'Too many reads at once; retry shortly'));
         }
-        if (gone) return admitted(); // nobody to answer: the turn passes on at once
-        release = admitted;
-        res.once('finish', admitted);
+        // A client that left while its read waited in line closed the response before its turn came: a 'close'
+        // listener added now would never run and the turn would be kept for good (once the gate's capacity had
+        // leaked so, every later read was refused). Nobody to answer: the turn passes on at once.
+        if (res.closed) return release();
+        res.once('finish', release);
+        res.once('close', release);
         next();
       });
       return;

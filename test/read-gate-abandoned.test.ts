@@ -6,13 +6,10 @@ import { overloadGuard } from '../api/overload.js';
 import { loadConfig } from '../core/config/config.js';
 import type { Pool } from '../core/db/pool.js';
 import { Metrics } from '../core/metrics/metrics.js';
+import { eventually } from './support/eventually.js';
 
-const until = async (check: () => boolean) => {
-  for (let waited = 0; !check(); waited += 5) {
-    if (waited > 5_000) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
+/** Waits (5 s at most) until `check` holds: the server sees requests and closes a moment after the client acts. */
+const until = (check: () => boolean) => eventually(async () => check(), Boolean, 'the read gate to settle', 5_000, 5);
 
 // Clients give up on reads (a timeout, a cancelled tool call, a load generator stopping): one that left while
 // waiting for its turn used to keep that turn for good once it came, and when the gate's capacity had leaked so,
