@@ -160,4 +160,43 @@ describe('embedded Postgres in its own thread', () => {
       await postgres.stop();
     }
   });
+
+  it('saves a database on stop and starts a new one as it was (what each test database is copied from)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-pglite-save-'));
+    const saved = path.join(dir, 'saved.tar');
+    try {
+      const first = await startEphemeralPostgres();
+      const writer = new pg.Client({ connectionString: first.url });
+      await writer.connect();
+      await writer.query('CREATE EXTENSION IF NOT EXISTS vector');
+      await writer.query('CREATE TABLE kept (id int PRIMARY KEY, v vector(3))');
+      await writer.query("INSERT INTO kept VALUES (1, '[1,2,3]'), (2, '[3,2,1]')");
+      await writer.end();
+      await first.stop({ saveTo: saved });
+
+      const second = await startEphemeralPostgres({ loadDataDir: saved });
+      const reader = new pg.Client({ connectionString: second.url });
+      try {
+        await reader.connect();
+        const { rows } = await reader.query<{ id: number }>("SELECT id FROM kept ORDER BY v <-> '[1,2,3]' LIMIT 1");
+        expect(rows).toEqual([{ id: 1 }]);
+        // A copy, not the same database: writes to it leave the saved one as it was.
+        await reader.query('DELETE FROM kept');
+      } finally {
+        await reader.end();
+        await second.stop();
+      }
+      const third = await startEphemeralPostgres({ loadDataDir: saved });
+      const again = new pg.Client({ connectionString: third.url });
+      try {
+        await again.connect();
+        expect((await again.query<{ n: number }>('SELECT count(*)::int AS n FROM kept')).rows).toEqual([{ n: 2 }]);
+      } finally {
+        await again.end();
+        await third.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -48,6 +48,7 @@ describe('secrets never appear in logs', () => {
       EMBEDDING_PROVIDER: 'hash',
       WEB_APP_BOOTSTRAP_SECRET: WEB_SECRET,
       LOG_LEVEL: 'trace',
+      WORKFLOW_BUNDLE_PATH: process.env.WORKFLOW_BUNDLE_PATH,
     });
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {

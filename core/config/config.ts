@@ -148,6 +148,11 @@ export const configSchema = z.object({
   WORKER_METRICS_ADDRESS: optionalString.pipe(
     z.string().regex(/^[^\s:/]+:\d+$/, 'must be host:port, e.g. 127.0.0.1:9464').optional(),
   ),
+  /**
+   * A workflow bundle built ahead by `npm run build:workflows` (unset: the worker bundles the workflow code as it starts,
+   * a few seconds of CPU). It must come from the same code as the worker: a stale bundle runs old workflow code.
+   */
+  WORKFLOW_BUNDLE_PATH: optionalString,
   /** OTLP/HTTP collector (e.g. http://127.0.0.1:4318): traces of requests, workflows and activities are sent there (unset: no tracing). */
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),
   /** `npm run api` applies pending migrations before serving (otherwise run `npm run migrate`). */

@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,8 +11,17 @@ import { startPgliteServer } from './pgliteServer.js';
  * the database, serves it on a loopback port, reports the URL, and on `stop`
  * closes the server and then the database so everything written is on disk.
  */
-export const pgliteThreadInput = z.object({ dataDir: z.string().min(1), host: z.string().min(1) });
+export const pgliteThreadInput = z.object({
+  dataDir: z.string().min(1),
+  host: z.string().min(1),
+  /** A tarball written by a `stop` with `saveTo`: the database starts as that one was (no initdb, no migrations). */
+  loadDataDir: z.string().min(1).optional(),
+});
 export type PgliteThreadInput = z.infer<typeof pgliteThreadInput>;
+
+/** Stops serving; with `saveTo`, first writes the whole data directory there as an uncompressed tarball. */
+export const pgliteThreadStop = z.object({ type: z.literal('stop'), saveTo: z.string().min(1).optional() });
+export type PgliteThreadStop = z.infer<typeof pgliteThreadStop>;
 
 export type PgliteThreadReport = { type: 'ready'; url: string } | { type: 'failed'; message: string } | { type: 'stopped' };
 
@@ -20,17 +30,20 @@ function describe(err: unknown): string {
 }
 
 async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
-  const { dataDir, host } = pgliteThreadInput.parse(workerData);
+  const { dataDir, host, loadDataDir } = pgliteThreadInput.parse(workerData);
   const report = (message: PgliteThreadReport) => port.postMessage(message);
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create({ dataDir, extensions: { vector, pg_trgm } });
+    const saved = loadDataDir ? new Blob([await readFile(loadDataDir)]) : undefined;
+    db = await PGlite.create({ dataDir, extensions: { vector, pg_trgm }, ...(saved ? { loadDataDir: saved } : {}) });
     const opened = db;
     const server = await startPgliteServer(opened, { host, port: 0 });
-    port.once('message', () => {
+    port.once('message', (message: unknown) => {
       void (async () => {
         try {
+          const { saveTo } = pgliteThreadStop.parse(message);
           await server.stop();
+          if (saveTo) await writeFile(saveTo, Buffer.from(await (await opened.dumpDataDir('none')).arrayBuffer()));
           await opened.close();
           report({ type: 'stopped' });
         } catch (err) {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../core/db/migrate.js';
 import { startEphemeralPostgres } from '../../core/embedded/postgres.js';
@@ -21,9 +23,10 @@ function urlFor(dbName: string): string {
  * On the embedded default a database is a PGlite instance of its own (PGlite
  * runs one database per instance: `CREATE DATABASE` succeeds, but a connection
  * to it still lands in `postgres`), served on a loopback port like `npm start`'s.
+ * `loadDataDir` starts it as a saved one was.
  */
-async function createEmbeddedDatabase(name: string): Promise<TestDatabase> {
-  const postgres = await startEphemeralPostgres();
+async function createEmbeddedDatabase(name: string, loadDataDir?: string): Promise<TestDatabase> {
+  const postgres = await startEphemeralPostgres({ loadDataDir });
   let dropped = false;
   return {
     url: postgres.url,
@@ -36,41 +39,78 @@ async function createEmbeddedDatabase(name: string): Promise<TestDatabase> {
   };
 }
 
-export async function createEmptyDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  if (EMBEDDED_DATABASE) return createEmbeddedDatabase(name);
+/** Waits (at most 0.5 s) until no backend is connected to database `name`: a pool's end() resolves before its backends exit. */
+async function waitForBackendsToLeave(admin: pg.Client, name: string): Promise<void> {
+  for (let waited = 0; waited < 500; waited += 20) {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function withAdmin<T>(use: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    return await use(admin);
   } finally {
     await admin.end();
   }
+}
+
+async function createServerDatabase(name: string, template?: string): Promise<TestDatabase> {
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return {
     url: urlFor(name),
     name,
-    async drop() {
-      const c = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
-      await c.connect();
-      try {
-        // A pool's end() resolves before its backends have exited: FORCE would terminate them mid-exit and the
-        // ending client would emit the server's FATAL as an unhandled error. Let them go first (a leaked
-        // connection is still cut off after 0.5 s).
-        for (let waited = 0; waited < 500; waited += 20) {
-          const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-          if (rows[0].n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: () =>
+      withAdmin(async (admin) => {
+        // FORCE on backends still exiting would make the ending client emit the server's FATAL as an unhandled
+        // error: let them go first (a leaked connection is still cut off after 0.5 s).
+        await waitForBackendsToLeave(admin, name);
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }),
   };
 }
 
+export async function createEmptyDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  return EMBEDDED_DATABASE ? createEmbeddedDatabase(name) : createServerDatabase(name);
+}
+
+/**
+ * Where a migrated database waits to be copied (MNEMO_TEST_MIGRATED_TEMPLATE, set by the global setup): a saved
+ * PGlite data directory on the embedded default, a template database on a server. Copying it instead of starting
+ * PGlite from initdb and migrating saves 3-4 s of CPU per test database there, 0.3 s on a server.
+ */
+const MIGRATED_TEMPLATE = 'MNEMO_TEST_MIGRATED_TEMPLATE';
+
+/** A fresh, migrated database: a copy of the run's migrated template, or (without one) a new database migrated now. */
 export async function createTestDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
+  const template = process.env[MIGRATED_TEMPLATE];
+  if (template) {
+    const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+    return EMBEDDED_DATABASE ? createEmbeddedDatabase(name, template) : createServerDatabase(name, template);
+  }
   const db = await createEmptyDatabase(prefix);
   await migrate(db.url);
   return db;
+}
+
+/** Migrates a database once for the run and names it in MNEMO_TEST_MIGRATED_TEMPLATE; `remove()` deletes it. */
+export async function prepareMigratedTemplate(dir: string): Promise<{ remove(): Promise<void> }> {
+  if (EMBEDDED_DATABASE) {
+    const file = path.join(dir, 'migrated-pglite.tar');
+    const postgres = await startEphemeralPostgres();
+    await migrate(postgres.url);
+    await postgres.stop({ saveTo: file });
+    process.env[MIGRATED_TEMPLATE] = file;
+    return { remove: async () => rmSync(file, { force: true }) };
+  }
+  const db = await createServerDatabase(`mnemo_template_${randomBytes(5).toString('hex')}`);
+  await migrate(db.url);
+  // CREATE DATABASE ... TEMPLATE refuses a template anyone is connected to.
+  await withAdmin((admin) => waitForBackendsToLeave(admin, db.name));
+  process.env[MIGRATED_TEMPLATE] = db.name;
+  return { remove: () => db.drop() };
 }

@@ -40,6 +40,7 @@ export async function startTestStack(options: StackOptions = {}): Promise<TestSt
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
     MNEMO_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    WORKFLOW_BUNDLE_PATH: process.env.WORKFLOW_BUNDLE_PATH,
     ...options.env,
   } as NodeJS.ProcessEnv);
   const deps = buildDeps(config, { temporal: createTemporalHandle(config) });
