@@ -169,18 +169,23 @@ export function keywordBranchesWith(options: KeywordPlanOptions): SignalBranchBu
       specs.push({ table: 'fact', alias: 'f', tsv: 'fact_tsv', recency: 'recorded_at', filter: (q) => factFilter(q, input.scope) });
     }
     const stats = await termsByTable(input.db, text, specs.map((s) => s.table));
+    const planned = specs.flatMap((spec) => {
+      const { terms, rows } = stats.get(spec.table)!;
+      const plan = planKeywordScan(terms, rows, options);
+      return plan ? [{ spec, plan }] : [];
+    });
+    // Words Postgres' parser keeps none of (private-use or unassigned letters): nothing to ask, and no parameter
+    // added, since one the statement never uses has no type ("could not determine data type of parameter").
+    if (!planned.length) return null;
     const limit = p.add(depth);
     const ctes: string[] = [];
     const branches: string[] = [];
-    for (const spec of specs) {
-      const { terms, rows } = stats.get(spec.table)!;
-      const plan = planKeywordScan(terms, rows, options);
-      if (!plan) continue;
+    for (const { spec, plan } of planned) {
       const phased = phasedBranch(p, spec, plan, phaseCount(options), limit);
       ctes.push(...phased.ctes);
       branches.push(phased.branch);
     }
-    return branches.length ? { signal: 'keyword', kinds, ctes, branches } : null;
+    return { signal: 'keyword', kinds, ctes, branches };
   };
 }
 
