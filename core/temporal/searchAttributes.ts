@@ -30,17 +30,45 @@ export async function ensureSearchAttributes(temporalHandle: TemporalHandle, nam
   return missing;
 }
 
+/** gRPC statuses of a server that is not answering (down, starting, restarting), not of one that refused. */
+const UNREACHABLE = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
+
+/** How long a starting worker waits for a Temporal that does not answer before it gives up. */
+export const TEMPORAL_START_WAIT_MS = 120_000;
+
+/** `ensureSearchAttributes`, waiting (backing off up to 5 s) while Temporal does not answer, at most `waitMs`. */
+async function ensureWhenReachable(deps: { temporal: TemporalHandle; logger: Logger }, namespace: string, waitMs: number): Promise<string[]> {
+  const giveUpAt = Date.now() + waitMs;
+  for (let pause = 500, told = false; ; pause = Math.min(pause * 2, 5_000)) {
+    try {
+      return await ensureSearchAttributes(deps.temporal, namespace);
+    } catch (err) {
+      if (!(isGrpcServiceError(err) && UNREACHABLE.has(err.code)) || Date.now() + pause > giveUpAt) throw err;
+      if (!told) deps.logger.warn({ err, namespace, waitMs }, 'Temporal does not answer yet: the worker waits for it');
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 /**
- * `ensureSearchAttributes` at worker start. Fatal when it fails (but on a
- * server without the operator API, which has no registry): `ingestEpisode`
- * sets these attributes, and on a namespace without them every extraction's
- * workflow task would fail and retry forever; one clear message at start is
- * the better failure.
+ * `ensureSearchAttributes` at worker start. A Temporal that does not answer
+ * (restarting, or started after the worker) is waited for, up to `waitMs`: a
+ * worker restarted during a Temporal outage comes up with it instead of
+ * exiting. Fatal when it fails otherwise (but on a server without the
+ * operator API, which has no registry): `ingestEpisode` sets these
+ * attributes, and on a namespace without them every extraction's workflow
+ * task would fail and retry forever; one clear message at start is the
+ * better failure.
  */
-export async function ensureSearchAttributesAtStart(deps: { temporal: TemporalHandle; logger: Logger }, namespace: string): Promise<void> {
+export async function ensureSearchAttributesAtStart(
+  deps: { temporal: TemporalHandle; logger: Logger },
+  namespace: string,
+  waitMs = TEMPORAL_START_WAIT_MS,
+): Promise<void> {
   let added: string[];
   try {
-    added = await ensureSearchAttributes(deps.temporal, namespace);
+    added = await ensureWhenReachable(deps, namespace, waitMs);
   } catch (err) {
     // A server without the operator API keeps no search-attribute registry to extend (it takes any
     // attribute a workflow sets): nothing to register there.
