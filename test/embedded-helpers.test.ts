@@ -6,7 +6,6 @@ import path from 'node:path';
 import { ensureAdminKey } from '../core/auth/bootstrap.js';
 import { loadConfig } from '../core/config/config.js';
 import { preferredOrFreePort } from '../core/embedded/ports.js';
-import { EMBEDDED_READ_CONCURRENCY, embeddedConfig } from '../core/embedded/stack.js';
 import { lockDataDir } from '../core/embedded/processLock.js';
 import { findSdkCachedCli, findTemporalCli } from '../core/embedded/temporalCli.js';
 
@@ -98,15 +97,5 @@ describe('temporal CLI lookup', () => {
 
   it('finds the installed CLI on this machine (PATH or Python scripts)', () => {
     expect(findTemporalCli(undefined)).toMatch(/temporal/);
-  });
-});
-
-describe('read concurrency on the embedded PGlite', () => {
-  it('defaults to EMBEDDED_READ_CONCURRENCY where PGlite serves, and keeps what READ_CONCURRENCY says', () => {
-    const unset = loadConfig({ DATA_DIR: dir });
-    expect(embeddedConfig(unset, true).READ_CONCURRENCY).toBe(EMBEDDED_READ_CONCURRENCY);
-    // A PostgreSQL server (DATABASE_URL) keeps the default of DB_POOL_MAX, applied by the read gate.
-    expect(embeddedConfig(unset, false).READ_CONCURRENCY).toBeUndefined();
-    expect(embeddedConfig(loadConfig({ DATA_DIR: dir, READ_CONCURRENCY: '8' }), true).READ_CONCURRENCY).toBe(8);
   });
 });

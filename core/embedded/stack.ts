@@ -17,20 +17,6 @@ export interface EmbeddedServices {
 }
 
 /**
- * Reads the API serves at once on the embedded PGlite, unless READ_CONCURRENCY says otherwise. PGlite runs one
- * statement at a time, so reads admitted beyond what it can run wait inside its one session, where no bound
- * applies: at DB_POOL_MAX (20), agents' mixed reads at three times what it serves were answered at p95 2.4-2.9 s
- * and 2 in 3 refused; at 2, p95 0.3 s with 2 in 5 refused, and more reads answered (README, Behaviour under
- * overload). One turn lets no read's own work (JSON, embedding the query) overlap another's SQL: fewer answered.
- */
-export const EMBEDDED_READ_CONCURRENCY = 2;
-
-/** The config the embedded services run with: with PGlite serving, EMBEDDED_READ_CONCURRENCY reads at once by default. */
-export function embeddedConfig<C extends Config>(config: C, pgliteServes: boolean): C {
-  return pgliteServes && config.READ_CONCURRENCY === undefined ? { ...config, READ_CONCURRENCY: EMBEDDED_READ_CONCURRENCY } : config;
-}
-
-/**
  * The embedded default: PGlite when DATABASE_URL is unset, a Temporal dev
  * server when TEMPORAL_ADDRESS is unset, both under DATA_DIR. They start in
  * parallel; anything started is stopped again if the other fails.
@@ -83,5 +69,5 @@ export async function startEmbeddedServices(config: Config, logger: Logger): Pro
   if (!DATABASE_URL || !TEMPORAL_ADDRESS) throw new Error('embedded services did not start');
   if (postgres) logger.info({ dataDir: path.join(config.dataDir, 'pg') }, 'embedded PGlite is serving');
   if (temporal) logger.info({ address: temporal.address, ui: temporal.uiUrl }, 'Temporal dev server is serving');
-  return { config: embeddedConfig({ ...config, DATABASE_URL, TEMPORAL_ADDRESS }, postgres !== undefined), postgres, temporal, stop };
+  return { config: { ...config, DATABASE_URL, TEMPORAL_ADDRESS }, postgres, temporal, stop };
 }
