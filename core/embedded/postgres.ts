@@ -40,7 +40,7 @@ export function startEphemeralPostgres(options: EphemeralPostgresOptions = {}): 
  * reaches it over loopback like any Postgres server.
  */
 function servePglite(dataDir: string, host: string, loadDataDir?: string): Promise<EmbeddedPostgres> {
-  const input: PgliteThreadInput = { dataDir, host, ...(loadDataDir ? { loadDataDir } : {}) };
+  const input: PgliteThreadInput = { dataDir, host, loadDataDir };
   const thread = startThread(input);
   const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
   return new Promise<EmbeddedPostgres>((resolve, reject) => {
@@ -64,7 +64,7 @@ function servePglite(dataDir: string, host: string, loadDataDir?: string): Promi
               thread.once('message', answer);
               void exited.then(() => answer(undefined));
             });
-            thread.postMessage({ type: 'stop', ...(options.saveTo ? { saveTo: options.saveTo } : {}) } satisfies PgliteThreadStop);
+            thread.postMessage({ type: 'stop', saveTo: options.saveTo } satisfies PgliteThreadStop);
             const report = await outcome;
             await exited;
             if (report?.type === 'failed') throw new Error(`PGlite did not stop cleanly: ${report.message}`);

@@ -34,17 +34,17 @@ export async function ensureSearchAttributes(temporalHandle: TemporalHandle, nam
 const UNREACHABLE = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
 
 /** How long a starting worker waits for a Temporal that does not answer before it gives up. */
-export const TEMPORAL_START_WAIT_MS = 120_000;
+const TEMPORAL_START_WAIT_MS = 120_000;
 
-/** `ensureSearchAttributes`, waiting (backing off up to 5 s) while Temporal does not answer, at most `waitMs`. */
-async function ensureWhenReachable(deps: { temporal: TemporalHandle; logger: Logger }, namespace: string, waitMs: number): Promise<string[]> {
-  const giveUpAt = Date.now() + waitMs;
+/** `ensureSearchAttributes`, waiting (backing off up to 5 s) while Temporal does not answer, at most TEMPORAL_START_WAIT_MS. */
+async function ensureWhenReachable(deps: { temporal: TemporalHandle; logger: Logger }, namespace: string): Promise<string[]> {
+  const giveUpAt = Date.now() + TEMPORAL_START_WAIT_MS;
   for (let pause = 500, told = false; ; pause = Math.min(pause * 2, 5_000)) {
     try {
       return await ensureSearchAttributes(deps.temporal, namespace);
     } catch (err) {
       if (!(isGrpcServiceError(err) && UNREACHABLE.has(err.code)) || Date.now() + pause > giveUpAt) throw err;
-      if (!told) deps.logger.warn({ err, namespace, waitMs }, 'Temporal does not answer yet: the worker waits for it');
+      if (!told) deps.logger.warn({ err, namespace, waitMs: TEMPORAL_START_WAIT_MS }, 'Temporal does not answer yet: the worker waits for it');
       told = true;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
@@ -53,7 +53,7 @@ async function ensureWhenReachable(deps: { temporal: TemporalHandle; logger: Log
 
 /**
  * `ensureSearchAttributes` at worker start. A Temporal that does not answer
- * (restarting, or started after the worker) is waited for, up to `waitMs`: a
+ * (restarting, or started after the worker) is waited for, up to 2 minutes: a
  * worker restarted during a Temporal outage comes up with it instead of
  * exiting. Fatal when it fails otherwise (but on a server without the
  * operator API, which has no registry): `ingestEpisode` sets these
@@ -61,14 +61,10 @@ async function ensureWhenReachable(deps: { temporal: TemporalHandle; logger: Log
  * task would fail and retry forever; one clear message at start is the
  * better failure.
  */
-export async function ensureSearchAttributesAtStart(
-  deps: { temporal: TemporalHandle; logger: Logger },
-  namespace: string,
-  waitMs = TEMPORAL_START_WAIT_MS,
-): Promise<void> {
+export async function ensureSearchAttributesAtStart(deps: { temporal: TemporalHandle; logger: Logger }, namespace: string): Promise<void> {
   let added: string[];
   try {
-    added = await ensureWhenReachable(deps, namespace, waitMs);
+    added = await ensureWhenReachable(deps, namespace);
   } catch (err) {
     // A server without the operator API keeps no search-attribute registry to extend (it takes any
     // attribute a workflow sets): nothing to register there.

@@ -73,9 +73,14 @@ async function createServerDatabase(name: string, template?: string): Promise<Te
   };
 }
 
-export async function createEmptyDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
+/** A new database named after `prefix`: empty, or a copy of `template` (see MIGRATED_TEMPLATE). */
+function createDatabase(prefix: string, template?: string): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  return EMBEDDED_DATABASE ? createEmbeddedDatabase(name) : createServerDatabase(name);
+  return EMBEDDED_DATABASE ? createEmbeddedDatabase(name, template) : createServerDatabase(name, template);
+}
+
+export function createEmptyDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
+  return createDatabase(prefix);
 }
 
 /**
@@ -88,11 +93,8 @@ const MIGRATED_TEMPLATE = 'MNEMO_TEST_MIGRATED_TEMPLATE';
 /** A fresh, migrated database: a copy of the run's migrated template, or (without one) a new database migrated now. */
 export async function createTestDatabase(prefix = 'mnemo_t'): Promise<TestDatabase> {
   const template = process.env[MIGRATED_TEMPLATE];
-  if (template) {
-    const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-    return EMBEDDED_DATABASE ? createEmbeddedDatabase(name, template) : createServerDatabase(name, template);
-  }
-  const db = await createEmptyDatabase(prefix);
+  if (template) return createDatabase(prefix, template);
+  const db = await createDatabase(prefix);
   await migrate(db.url);
   return db;
 }

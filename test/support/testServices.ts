@@ -102,13 +102,13 @@ export async function setUpTestServices(): Promise<TestServices> {
 
   // Every test stack and spawned worker of the run loads this one bundle instead of bundling the workflow code again
   // (6 s of CPU each, 50-odd times a run).
-  const bundleDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-test-run-'));
-  const bundlePath = path.join(bundleDir, 'workflow-bundle.js');
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-test-run-'));
+  const bundlePath = path.join(runDir, 'workflow-bundle.js');
   // And every test database starts as a copy of one migrated here (see createTestDatabase).
   const [temporal, adminPostgres, template] = await Promise.all([
     cli ? startTemporal(cli) : Promise.resolve<Temporal>({ address: externalTemporal ?? '', teardown: async () => undefined }),
     embedded ? startEphemeralPostgres() : Promise.resolve<EmbeddedPostgres | undefined>(undefined),
-    prepareMigratedTemplate(bundleDir),
+    prepareMigratedTemplate(runDir),
     writeWorkflowBundle(bundlePath),
   ]);
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
@@ -124,7 +124,7 @@ export async function setUpTestServices(): Promise<TestServices> {
   return {
     async teardown() {
       await Promise.allSettled([temporal.teardown(), adminPostgres?.stop(), template.remove()]);
-      rmSync(bundleDir, { recursive: true, force: true });
+      rmSync(runDir, { recursive: true, force: true });
     },
   };
 }
