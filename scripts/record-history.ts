@@ -6,7 +6,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { findTemporalCli } from '../core/embedded/temporalCli.js';
-import { ROOT } from '../test/support/env.js';
+import { ROOT } from '../test/support/paths.js';
 import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
 import { startOpenAIStub } from '../test/support/openaiStub.js';
 import { providerResponder } from '../test/support/openaiStubResponder.js';

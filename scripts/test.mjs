@@ -5,6 +5,12 @@
 // on purpose, and run afterwards one at a time, on a machine nothing else
 // loads. `npm test -- <jest arguments>` runs just what the arguments select,
 // one file at a time, as before.
+//
+// TEST_DATABASE_DEPENDENT_ONLY=true runs only the files whose outcome can
+// depend on which PostgreSQL the run uses: those that import
+// test/support/db.ts or test/support/env.ts, as Jest's own resolver finds
+// them (--findRelatedTests). CI sets it for its pass against a server; its
+// embedded pass runs every file.
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -29,6 +35,9 @@ const ALONE = [
   'test/threads.test.ts',
 ];
 
+/** Every test file that imports the test database or the database choice, directly or through test/support. */
+const DATABASE_MODULES = ['test/support/db.ts', 'test/support/env.ts'];
+
 function jest(args) {
   const result = spawnSync(process.execPath, [JEST, ...args], {
     cwd: ROOT,
@@ -42,10 +51,27 @@ function jest(args) {
 const args = process.argv.slice(2);
 if (args.length) process.exit(jest(['--maxWorkers=1', ...args]));
 
-const escape = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The test files Jest would run, as paths relative to ROOT (with `related`: only those importing one of them). */
+function listTests(related = []) {
+  const result = spawnSync(process.execPath, [JEST, '--listTests', '--json', ...(related.length ? ['--findRelatedTests', ...related] : [])], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') },
+  });
+  if (result.status !== 0) throw new Error(`jest --listTests failed: ${result.stderr}`);
+  return JSON.parse(result.stdout).map((file) => path.relative(ROOT, file)).sort();
+}
+
+const databaseDependentOnly = process.env.TEST_DATABASE_DEPENDENT_ONLY === 'true';
+const files = databaseDependentOnly ? listTests(DATABASE_MODULES) : listTests();
+if (databaseDependentOnly) {
+  console.log(`[npm test] TEST_DATABASE_DEPENDENT_ONLY: the ${files.length} of ${listTests().length} files that use the test database`);
+}
+const together = files.filter((file) => !ALONE.includes(file));
+const alone = ALONE.filter((file) => files.includes(file));
 const workers = Math.max(1, Math.min(2, availableParallelism()));
-console.log(`[npm test] pass 1 of 2: every file but ${ALONE.length} that need the machine alone, ${workers} at a time`);
-const together = jest([`--maxWorkers=${workers}`, '--testPathIgnorePatterns', ...ALONE.map((f) => `/${escape(f)}$`)]);
-console.log(`[npm test] pass 2 of 2: ${ALONE.length} files that need the machine alone, one at a time`);
-const alone = jest(['--maxWorkers=1', '--runTestsByPath', ...ALONE]);
-process.exit(together || alone);
+console.log(`[npm test] pass 1 of 2: ${together.length} files, ${workers} at a time`);
+const first = jest([`--maxWorkers=${workers}`, '--runTestsByPath', ...together]);
+console.log(`[npm test] pass 2 of 2: ${alone.length} files that need the machine alone, one at a time`);
+const second = alone.length ? jest(['--maxWorkers=1', '--runTestsByPath', ...alone]) : 0;
+process.exit(first || second);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { configSchema, loadConfig } from '../core/config/config.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 
 // Docker cannot run on this machine: this checks the file's wiring instead.
 const healthcheckSchema = z.object({ test: z.union([z.string(), z.array(z.string()).min(2)]) });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../core/embedded/ports.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 
 /** `npm start` is `node --import tsx scripts/start.ts`: the same command without npm in between. */
 interface Started {

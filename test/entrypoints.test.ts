@@ -3,7 +3,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../core/embedded/ports.js';
 import { createEmptyDatabase, type TestDatabase } from './support/db.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 import { testTemporalAddress } from './support/temporal.js';
 
 interface Proc {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 
 // The Temporal samples' rule: workflow code may not import Node built-ins or I/O packages.
 async function lintWorkflow(code: string): Promise<string[]> {

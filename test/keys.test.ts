@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createApiKey } from '../core/auth/apiKeys.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 import { startTestStack, type TestStack } from './support/stack.js';
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureWebBuilt } from '../web/build.js';
 import { ensureNamespace, insertEntity, insertMergeProposal } from './support/reviewFixtures.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 import { remember, startTestStack, waitForStatus, type TestStack } from './support/stack.js';
 
 /** Debian's chromium (scripts/setup-machine.sh installs it); never a browser download. */

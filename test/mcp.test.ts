@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import { TOOL_NAMES } from '../mcp/tools.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 import { eventually } from './support/eventually.js';
 import { startTestStack, waitForStatus, type TestStack } from './support/stack.js';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 import { workflowBundle } from '../workers/runtime.js';
 
 const HISTORIES = path.join(ROOT, 'test/histories');

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPEATED_SIGNAL_GRACE_MS } from '../core/embedded/lifecycle.js';
-import { ROOT } from './support/env.js';
+import { ROOT } from './support/paths.js';
 
 /** Starts the fixture process; resolves once it is ready, with its output and exit code to come. */
 async function startProcess(shutdownMs: number) {

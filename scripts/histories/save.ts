@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findTemporalCli } from '../../core/embedded/temporalCli.js';
-import { ROOT } from '../../test/support/env.js';
+import { ROOT } from '../../test/support/paths.js';
 import { eventually } from '../../test/support/eventually.js';
 
 export function saveHistory(address: string, workflowId: string, name: string, runId?: string): string {

@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// What a test depends on when it depends on which PostgreSQL the run uses: `npm test` with
+// TEST_DATABASE_DEPENDENT_ONLY selects the test files that import this module or support/db.ts (scripts/test.mjs).
 
 /**
  * Which PostgreSQL the tests use. With TEST_DATABASE_ADMIN_URL set: that server,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Config } from '../../core/config/config.js';
-import { ROOT } from './env.js';
+import { ROOT } from './paths.js';
 
 /** A service entry point (`workers/main.ts`, `api/main.ts`) in a process of its own, on a test stack's database, Temporal and task queue. */
 export function spawnServiceProcess(
