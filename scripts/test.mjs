@@ -38,11 +38,14 @@ const ALONE = [
 /** Every test file that imports the test database or the database choice, directly or through test/support. */
 const DATABASE_MODULES = ['test/support/db.ts', 'test/support/env.ts'];
 
+/** Jest runs the ESM test files through Node's VM modules. */
+const JEST_ENV = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };
+
 function jest(args) {
   const result = spawnSync(process.execPath, [JEST, ...args], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') },
+    env: JEST_ENV,
   });
   if (result.error) throw result.error;
   return result.status ?? 1;
@@ -56,7 +59,7 @@ function listTests(related = []) {
   const result = spawnSync(process.execPath, [JEST, '--listTests', '--json', ...(related.length ? ['--findRelatedTests', ...related] : [])], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') },
+    env: JEST_ENV,
   });
   if (result.status !== 0) throw new Error(`jest --listTests failed: ${result.stderr}`);
   return JSON.parse(result.stdout).map((file) => path.relative(ROOT, file)).sort();
