@@ -1,14 +1,15 @@
 // `npm start`: the all-in-one default. Embedded PGlite and a Temporal dev server
 // (unless DATABASE_URL / TEMPORAL_ADDRESS point elsewhere), migrations, the
-// admin key, a worker and the API, in one process tree. Ctrl-C stops it all.
+// admin key, the API in this process and a worker in a process of its own
+// (core/embedded/workerProcess.ts says why). Ctrl-C stops it all.
 import { createServer, type Server } from 'node:http';
 import type { BuiltDeps } from '../core/buildDeps.js';
 import { ConfigError, loadConfig, type Config } from '../core/config/config.js';
 import { closeServer, describeStartupFailure, listen, onShutdownSignal } from '../core/embedded/lifecycle.js';
 import { startEmbeddedServices, type EmbeddedServices } from '../core/embedded/stack.js';
 import { ensureEmbeddingModel } from '../core/embedded/embeddingModel.js';
+import { forkWorker, type WorkerSupervisor } from '../core/embedded/workerProcess.js';
 import { createLogger } from '../core/logger.js';
-import type { WorkerRuntime } from '../workers/runtime.js';
 
 let config: Config;
 try {
@@ -30,7 +31,7 @@ function phase<T>(name: string, value: T): T {
 
 let services: EmbeddedServices | undefined;
 let deps: BuiltDeps | undefined;
-let worker: WorkerRuntime | undefined;
+let worker: WorkerSupervisor | undefined;
 let server: Server | undefined;
 
 /** Stops in reverse order of start: API, worker, clients, then Temporal and PGlite (which flushes its files). Runs once. */
@@ -39,7 +40,7 @@ function stopAll(): Promise<void> {
   stopping ??= (async () => {
     const steps: Array<[string, () => Promise<void>]> = [
       ['api', async () => server && (await closeServer(server))],
-      ['worker', async () => worker && (await worker.shutdown())],
+      ['worker', async () => worker && (await worker.stop())],
       ['clients', async () => deps && (await deps.close())],
       ['embedded services', async () => services && (await services.stop())],
     ];
@@ -60,27 +61,27 @@ function stopAll(): Promise<void> {
 async function startAll(): Promise<void> {
   // The all-in-one start needs nothing prepared: the first start builds the local embedding model.
   ensureEmbeddingModel(config);
-  // Start the services first, then load the app's (large) module graph and bundle the
-  // workflow code while the Temporal dev server boots in its own process.
+  // Start the services and the worker's process first (it loads its modules and bundles the workflow
+  // code meanwhile), then load the API's (large) module graph while the Temporal dev server boots.
   const servicesStarting = startEmbeddedServices(config, logger);
   servicesStarting.catch(() => undefined); // awaited below
-  const [{ createApp }, { ensureAdminKey }, { buildDeps }, { migrate }, { startWorker, workflowBundle }] = await Promise.all([
+  worker = forkWorker({ logger });
+  const [{ createApp }, { ensureAdminKey }, { buildDeps }, { migrate }] = await Promise.all([
     import('../api/app.js'),
     import('../core/auth/bootstrap.js'),
     import('../core/buildDeps.js'),
     import('../core/db/migrate.js'),
-    import('../workers/runtime.js'),
   ]);
-  workflowBundle().catch(() => undefined); // startWorker reuses the cached bundle
   services = phase('services', await servicesStarting);
   const resolved = services.config;
   const migrated = phase('migrations', await migrate(resolved.DATABASE_URL));
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
   const admin = ensureAdminKey(resolved);
   const runtimeConfig: Config = { ...resolved, MNEMO_API_KEY: admin.key };
+  // Before the API listens: the worker registers the search attributes that the API's workflow starts set.
+  phase('worker', await worker.start({ DATABASE_URL: resolved.DATABASE_URL, TEMPORAL_ADDRESS: resolved.TEMPORAL_ADDRESS }));
   deps = buildDeps(runtimeConfig, { logger });
-  worker = phase('worker', await startWorker(deps));
-  // The worker runs in this process: its Temporal SDK metrics (WORKER_METRICS_ADDRESS) are appended to the API's /metrics.
+  // The worker's Temporal SDK metrics (WORKER_METRICS_ADDRESS, served by its process) are appended to the API's /metrics.
   const workerMetricsUrl = runtimeConfig.WORKER_METRICS_ADDRESS ? `http://${runtimeConfig.WORKER_METRICS_ADDRESS}/metrics` : undefined;
   server = createServer(createApp(deps, { metrics: { workerMetricsUrl } }));
   phase('api', await listen(server, runtimeConfig.PORT, runtimeConfig.HOST));
@@ -94,6 +95,7 @@ async function startAll(): Promise<void> {
     `  API key:      ${admin.key}  ${keyNote}`,
     `  Temporal UI:  ${services.temporal ? services.temporal.uiUrl : `(external Temporal at ${resolved.TEMPORAL_ADDRESS})`}`,
     `  Temporal:     ${resolved.TEMPORAL_ADDRESS}`,
+    `  Worker:       pid ${worker.pid} (CPU priority nice ${runtimeConfig.WORKER_NICE}; restarted if it stops)`,
     `  Postgres:     ${services.postgres ? `${services.postgres.url}  (embedded PGlite, data in ${runtimeConfig.dataDir})` : '(DATABASE_URL)'}`,
     '',
     `Try: curl -s -X POST ${apiUrl}/v1/memories -H "Authorization: Bearer ${admin.key}" \\`,

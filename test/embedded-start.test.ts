@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +61,49 @@ function printed(output: string, label: string): string {
   const match = new RegExp(`^\\s*${label}:\\s+(\\S+)`, 'm').exec(output);
   if (!match) throw new Error(`"${label}:" was not printed:\n${output}`);
   return match[1];
+}
+
+/** ppid and nice of a process (or thread), from /proc. */
+function procStat(pid: number, tid = pid): { ppid: number; nice: number } {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), nice: Number(fields[16]) };
+}
+
+/** The pids whose parent is `ppid`, with their command lines. */
+function childrenOf(ppid: number): Array<{ pid: number; cmd: string }> {
+  const found: Array<{ pid: number; cmd: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      if (procStat(pid).ppid === ppid) found.push({ pid, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ') });
+    } catch {
+      // ended while listed
+    }
+  }
+  return found;
+}
+
+/** Alive and not a zombie waiting for a parent (an orphan's new parent may be slow to reap it). */
+function isAlive(pid: number): boolean {
+  if (!existsSync(`/proc/${pid}`)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(250);
+  }
 }
 
 describe('npm start (embedded PGlite + Temporal dev server)', () => {
@@ -130,5 +173,53 @@ describe('npm start (embedded PGlite + Temporal dev server)', () => {
     expect(second.output()).toMatch(/Another Mnemo \(pid \d+\) is using this data folder/);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     expect(await stop(first)).toBe(0);
+  }, 180_000);
+
+  it('runs the worker in a process of its own at WORKER_NICE, starts another when it dies, and takes it down when killed', async () => {
+    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-start-worker-'));
+    try {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const started = startMnemo({ DATA_DIR: ownDir, PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()), WORKER_NICE: '7' });
+      running.push(started);
+      await waitForReady(url, started, 60_000);
+      const mnemoPid = started.child.pid!;
+      const workerPid = Number(/^\s*Worker:\s+pid (\d+)/m.exec(started.output())?.[1]);
+      // A child of npm start, every one of its threads at the configured priority; the API's process is not.
+      expect(procStat(workerPid).ppid).toBe(mnemoPid);
+      const threads = readdirSync(`/proc/${workerPid}/task`).map(Number);
+      expect(threads.length).toBeGreaterThan(1);
+      expect(threads.map((tid) => procStat(workerPid, tid).nice)).toEqual(threads.map(() => 7));
+      expect(procStat(mnemoPid).nice).toBe(0);
+
+      // The worker dies: npm start keeps answering, starts another, and what is written meanwhile is extracted.
+      process.kill(workerPid, 'SIGKILL');
+      const auth = { authorization: `Bearer ${printed(started.output(), 'API key')}`, 'content-type': 'application/json' };
+      const write = await fetch(`${url}/v1/memories`, { method: 'POST', headers: auth, body: JSON.stringify({ content: 'Bruno joined Acme in May.', user_id: 'bruno' }) });
+      expect(write.status).toBe(202);
+      const { id } = (await write.json()) as { id: string };
+      const replacement = await until('another worker process', 30_000, () =>
+        childrenOf(mnemoPid).find((c) => c.pid !== workerPid && c.cmd.includes('workers/child')),
+      );
+      await until('the write extracted by the new worker', 60_000, async () => {
+        const res = await fetch(`${url}/v1/memories/${id}`, { headers: auth });
+        const body = (await res.json()) as { status?: string };
+        return body.status === 'extracted' ? body : undefined;
+      });
+      expect(started.output()).toMatch(/the worker process stopped; starting another/);
+      expect(procStat(replacement.pid).nice).toBe(7);
+
+      // npm start killed outright: its worker notices and stops too (no orphan left polling).
+      started.child.kill('SIGKILL');
+      await started.exit;
+      await until('the worker process gone', 30_000, () => (isAlive(replacement.pid) ? undefined : true));
+    } finally {
+      // The Temporal dev server runs detached (the next start would stop it): after a SIGKILL this test stops it.
+      const temporalPidFile = path.join(ownDir, 'temporal', 'server.pid');
+      const temporalPid = existsSync(temporalPidFile) ? Number(readFileSync(temporalPidFile, 'utf8')) : 0;
+      for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+      if (temporalPid && isAlive(temporalPid)) process.kill(temporalPid, 'SIGKILL');
+      rmSync(ownDir, { recursive: true, force: true });
+    }
   }, 180_000);
 });
