@@ -4,7 +4,7 @@ import { authenticate } from './auth.js';
 import { errorHandler, HttpError, unknownRoute } from './errors.js';
 import { kgRoutes } from './kg/routes.js';
 import { installRequestLogging } from './requestLogging.js';
-import { overloadGuard } from './overload.js';
+import { overloadGuard, shedReadsWhileLagging } from './overload.js';
 import { rateLimit } from './rateLimit.js';
 import { wellFormedInput } from './wellFormedInput.js';
 import { docsRoutes } from './routes/docs.js';
@@ -35,7 +35,7 @@ export function createApp(deps: Deps, options: { metrics?: MetricsRouteOptions }
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps, options.metrics));
   app.use(docsRoutes());
-  app.use('/v1', jsonOnly, express.json({ limit: deps.config.BODY_LIMIT, strict: true }), authenticate(deps), rateLimit(deps), wellFormedInput, overloadGuard(deps), v1Routes(deps));
+  app.use('/v1', shedReadsWhileLagging(deps), jsonOnly, express.json({ limit: deps.config.BODY_LIMIT, strict: true }), authenticate(deps), rateLimit(deps), wellFormedInput, overloadGuard(deps), v1Routes(deps));
   // Streamable-HTTP MCP for agents: its tools call /v1 with the caller's own key.
   app.use(mcpRoutes(deps));
   // The knowledge-graph browser exists only when its secret is configured: otherwise /kg is an unknown route (404).

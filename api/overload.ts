@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../core/deps.js';
 import { ExtractionBacklog } from '../core/memories/backlog.js';
 import { AdmissionGate } from './admissionGate.js';
+import { EventLoopLag } from './eventLoopLag.js';
 import { HttpError } from './errors.js';
 
 /** Seconds a refused read is told to wait: a read's turn comes within milliseconds once the burst passes. */
@@ -10,7 +11,7 @@ export const READ_RETRY_AFTER_SECONDS = 1;
 export const WRITE_RETRY_AFTER_SECONDS = 5;
 
 /** Requests that only read (relative to `/v1`): every GET, and the two POST read endpoints. */
-function isRead(req: Request): boolean {
+export function isRead(req: Request): boolean {
   return (req.method === 'GET' && !isThreadStream(req)) || (req.method === 'POST' && (req.path === '/search' || req.path === '/context'));
 }
 
@@ -78,4 +79,23 @@ export function overloadGuard(deps: Pick<Deps, 'pool' | 'config' | 'metrics'>): 
     );
   };
   return Object.assign(guard, { reads, backlog });
+}
+
+/**
+ * Mounted first on `/v1`, before the body is parsed: while this process's
+ * event loop runs more than READ_MAX_EVENT_LOOP_LAG_MS late, reads answer 503
+ * with Retry-After at once. A refusal costs a fraction of a millisecond where
+ * an answered read costs several, so the process catches up and the reads it
+ * does take start promptly. Writes pass: they are cheap, and acknowledging
+ * them is what the write path promises (MAX_PENDING_EPISODES bounds them).
+ */
+export function shedReadsWhileLagging(deps: Pick<Deps, 'config' | 'metrics'>, lag?: { readonly currentMs: number }): RequestHandler {
+  const limitMs = deps.config.READ_MAX_EVENT_LOOP_LAG_MS;
+  if (limitMs === 0) return (_req, _res, next) => next();
+  const monitor = lag ?? new EventLoopLag();
+  return (req, res, next) => {
+    if (monitor.currentMs <= limitMs || !isRead(req)) return next();
+    deps.metrics.refused('read');
+    next(refuse(res, READ_RETRY_AFTER_SECONDS, 'The server is busy; retry shortly'));
+  };
 }

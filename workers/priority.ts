@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
+import { setSessionGroupNice } from '../core/embedded/cpuPriority.js';
 import type { Logger } from '../core/logger.js';
 
 /**
@@ -10,6 +11,11 @@ import type { Logger } from '../core/logger.js';
  * calling one: Node's own threads started before it (V8's garbage collection
  * and compiler threads, libuv's pool) stayed at 0. So every thread listed in
  * /proc/self/task is set; threads started later inherit from their creator.
+ *
+ * A process leading a session of its own (npm start's worker, started
+ * detached) also sets its session group's nice (see cpuPriority.ts): at nice
+ * 10 in a group of its own it still took 50-90 % of a core beside an API
+ * whose reads waited runnable (bench:agents).
  */
 export function lowerPriority(nice: number, logger: Logger): void {
   let threads: number[] = [];
@@ -33,4 +39,5 @@ export function lowerPriority(nice: number, logger: Logger): void {
       // The thread ended since it was listed.
     }
   }
+  setSessionGroupNice(process.pid, nice);
 }

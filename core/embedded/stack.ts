@@ -38,6 +38,7 @@ export async function startEmbeddedServices(config: Config, logger: Logger): Pro
           dir: path.join(config.dataDir, 'temporal'),
           namespace: config.TEMPORAL_NAMESPACE,
           uiPort: config.TEMPORAL_UI_PORT,
+          nice: config.WORKER_NICE,
           onLog: (line) => logger.warn({ component: 'temporal-dev-server' }, line),
         }),
       )

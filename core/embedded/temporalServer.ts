@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { preferredOrFreePort } from './ports.js';
 import { isAlive, readPid } from './processLock.js';
+import { setSessionGroupNice } from './cpuPriority.js';
 import { StartupError } from './errors.js';
 
 export interface TemporalDevServer {
@@ -28,6 +29,12 @@ export interface TemporalDevServerOptions {
   readyTimeoutMs?: number;
   /** Receives the server's stderr lines (its warnings and errors). */
   onLog?: (line: string) => void;
+  /**
+   * CPU priority of the server's session group (cpuPriority.ts). Under `npm start` it serves only the
+   * worker's extractions (acknowledgements start workflows in the background), so it yields to the API
+   * like the worker does.
+   */
+  nice?: number;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -117,6 +124,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   });
   if (child.pid === undefined) await spawnError;
   writeFileSync(pidFile, `${child.pid}\n`);
+  if (options.nice !== undefined && child.pid !== undefined) setSessionGroupNice(child.pid, options.nice);
   const address = `${host}:${port}`;
 
   const stop = async (graceMs = 10_000) => {
