@@ -162,20 +162,8 @@ describe('npm start (embedded PGlite + Temporal dev server)', () => {
     expect(await stop(second)).toBe(0);
   }, 240_000);
 
-  it('refuses a second Mnemo on the same DATA_DIR while the first runs', async () => {
-    const port = await freePort();
-    const first = startMnemo({ DATA_DIR: dataDir, PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()) });
-    running.push(first);
-    await waitForReady(`http://127.0.0.1:${port}`, first, 60_000);
-    const second = startMnemo({ DATA_DIR: dataDir, PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) });
-    running.push(second);
-    expect(await second.exit).toBe(1);
-    expect(second.output()).toMatch(/Another Mnemo \(pid \d+\) is using this data folder/);
-    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-    expect(await stop(first)).toBe(0);
-  }, 180_000);
-
-  it('runs the worker in a process of its own at WORKER_NICE, starts another when it dies, and takes it down when killed', async () => {
+  // One start for both (each start costs CI about 20 s of CPU).
+  it('refuses a second Mnemo on its DATA_DIR; runs the worker in a process of its own at WORKER_NICE, starts another when it dies, and takes it down when killed', async () => {
     const ownDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-start-worker-'));
     try {
       const port = await freePort();
@@ -183,6 +171,13 @@ describe('npm start (embedded PGlite + Temporal dev server)', () => {
       const started = startMnemo({ DATA_DIR: ownDir, PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()), WORKER_NICE: '7' });
       running.push(started);
       await waitForReady(url, started, 60_000);
+
+      const second = startMnemo({ DATA_DIR: ownDir, PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) });
+      running.push(second);
+      expect(await second.exit).toBe(1);
+      expect(second.output()).toMatch(/Another Mnemo \(pid \d+\) is using this data folder/);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
       const mnemoPid = started.child.pid!;
       const workerPid = Number(/^\s*Worker:\s+pid (\d+)/m.exec(started.output())?.[1]);
       // A child of npm start, every one of its threads at the configured priority; the API's process is not.
