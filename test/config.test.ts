@@ -40,7 +40,7 @@ describe('config', () => {
       ['MAX_PENDING_EPISODES', 5_000],
       ['READ_CONCURRENCY', undefined],
       ['READ_QUEUE_TIMEOUT_MS', 500],
-      ['READ_MAX_EVENT_LOOP_LAG_MS', 100],
+      ['READ_MAX_EVENT_LOOP_LAG_MS', 0],
       ['DB_POOL_MAX', 20],
       ['EXTRACTION_STARTS_PER_SECOND', 100],
       ['EXTRACTION_START_WINDOW', 64],

@@ -92,8 +92,12 @@ export const configSchema = z.object({
   READ_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
   /** Overload: a read that waits longer than this for its turn answers 503 with Retry-After instead of waiting on. */
   READ_QUEUE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(60_000, 'must be at most 60000').default(500),
-  /** Overload: while the API process's event loop runs later than this, reads answer 503 with Retry-After before any work (api/overload.ts); 0 turns it off. */
-  READ_MAX_EVENT_LOOP_LAG_MS: z.coerce.number({ error: 'must be a number' }).int().min(0, 'must be at least 0').max(60_000, 'must be at most 60000').default(100),
+  /**
+   * Overload: while the API process's event loop runs later than this, reads answer 503 with Retry-After before any
+   * work (api/overload.ts). 0 (the default) turns it off: at 100 ms one slow request's late tick refused the reads
+   * right after it, on a busy test machine too (README, Behaviour under overload).
+   */
+  READ_MAX_EVENT_LOOP_LAG_MS: z.coerce.number({ error: 'must be a number' }).int().min(0, 'must be at least 0').max(60_000, 'must be at most 60000').default(0),
   /** Rate limit per API key (api/rateLimit.ts), per API process: sustained requests per second; 0 turns it off. */
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0, 'must be at least 0').max(100_000, 'must be at most 100000').default(0),
   /** Rate limit: requests a key may send at once before the sustained rate applies. Unset: one second's worth (at least 1). */
