@@ -50,9 +50,17 @@ process.once('message', (message: unknown) => {
   running = start(message);
 });
 onShutdownSignal(logger, stop);
+/**
+ * How long a worker whose npm start was killed tries to stop cleanly. Its
+ * database (the embedded PGlite) may have gone with npm start, so activities
+ * in flight may never finish; Temporal gives them to the next worker.
+ */
+const ORPHANED_STOP_MS = 5_000;
+
 // npm start ended without stopping this worker (killed): nothing is left to work for.
 process.once('disconnect', () => {
   logger.warn('npm start went away: stopping the worker');
+  setTimeout(() => process.exit(1), ORPHANED_STOP_MS).unref();
   stop().then(
     () => process.exit(0),
     () => process.exit(1),
