@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../core/embedded/ports.js';
+import { readProcStat } from '../core/embedded/procStat.js';
 import { ROOT } from './support/paths.js';
 
 /** `npm start` is `node --import tsx scripts/start.ts`: the same command without npm in between. */
@@ -65,9 +66,9 @@ function printed(output: string, label: string): string {
 
 /** ppid and nice of a process (or thread), from /proc. */
 function procStat(pid: number, tid = pid): { ppid: number; nice: number } {
-  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(fields[1]), nice: Number(fields[16]) };
+  const stat = readProcStat(pid, tid);
+  if (!stat) throw new Error(`no process ${pid} (thread ${tid})`);
+  return stat;
 }
 
 /** The pids whose parent is `ppid`, with their command lines. */
@@ -87,13 +88,8 @@ function childrenOf(ppid: number): Array<{ pid: number; cmd: string }> {
 
 /** Alive and not a zombie waiting for a parent (an orphan's new parent may be slow to reap it). */
 function isAlive(pid: number): boolean {
-  if (!existsSync(`/proc/${pid}`)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = readProcStat(pid)?.state;
+  return state !== undefined && state !== 'Z';
 }
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
+import { readProcStat } from '../../core/embedded/procStat.js';
 
 interface StatLine {
   ppid: number;
@@ -30,15 +31,8 @@ function clockTicksPerSecond(): number {
 }
 
 function readStat(pid: number): StatLine | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null; // exited
-  }
-  // The command name (field 2) is in parentheses and may hold spaces: fields after it start at index 0 = field 3.
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(rest[1]), own: Number(rest[11]) + Number(rest[12]), children: Number(rest[13]) + Number(rest[14]) };
+  const stat = readProcStat(pid);
+  return stat && { ppid: stat.ppid, own: stat.utime + stat.stime, children: stat.cutime + stat.cstime };
 }
 
 function livePids(): number[] {

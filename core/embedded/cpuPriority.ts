@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { readProcStat } from './procStat.js';
 
 /**
  * Where the kernel groups processes by session (autogroup: on by default in
@@ -21,15 +22,10 @@ export function setSessionGroupNice(pid: number, nice: number): boolean {
 }
 
 /**
- * Whether `pid` is its session's leader (its session id is its pid), from
- * /proc/<pid>/stat. Only then is its group its own: in a terminal's session
- * the group is the terminal's, and renicing it would lower the neighbours too.
+ * Whether `pid` is its session's leader (its session id is its pid). Only
+ * then is its group its own: in a terminal's session the group is the
+ * terminal's, and renicing it would lower the neighbours too.
  */
 function leadsOwnSession(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) === pid;
-  } catch {
-    return false;
-  }
+  return readProcStat(pid)?.session === pid;
 }

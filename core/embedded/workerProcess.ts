@@ -9,11 +9,11 @@ import { workerReport, type WorkerStartMessage } from './workerProtocol.js';
  * `npm start`'s worker, in a process of its own beside the API's.
  *
  * In the API's process the worker's activities (the heuristic extraction
- * above all) shared one event loop with the HTTP handlers: under more reads
- * than the machine could serve, answered reads' p95 went from 377-455 ms
- * without writes to 0.7-5.4 s with extraction running (bench:agents on a
- * PostgreSQL server). As a process at WORKER_NICE the kernel gives the reads
- * the CPU first, as in the docker-compose deployment.
+ * above all) shared one event loop with the HTTP handlers: bench:isolation
+ * --embedded measured read p95 522 ms with extraction running against 85-128
+ * ms idle (ratio 4.1-6.1); as a process at WORKER_NICE, where the kernel gives
+ * the reads the CPU first (as in the docker-compose deployment), 156-203 ms
+ * (ratio 1.4-1.8).
  *
  * A worker that stops by itself is started again (after 1 s, doubling up to
  * 30 s while it keeps failing): extraction is durable in Temporal, so a new
@@ -87,16 +87,17 @@ export function forkWorker(options: WorkerSupervisorOptions): WorkerSupervisor {
         if (parsed.data.type === 'ready') resolve();
         else reject(new StartupError(`the worker could not start: ${parsed.data.message}`));
       };
+      const exitedEarly = (how: string | number | null) => new StartupError(`the worker process exited (${how}) before it was ready`);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         cleanup();
-        reject(new StartupError(`the worker process exited (${signal ?? code}) before it was ready`));
+        reject(exitedEarly(signal ?? code));
       };
       const cleanup = () => {
         worker.off('message', onMessage);
         worker.off('exit', onExit);
       };
       if (worker.exitCode !== null || worker.signalCode !== null) {
-        reject(new StartupError(`the worker process exited (${worker.signalCode ?? worker.exitCode}) before it was ready`));
+        reject(exitedEarly(worker.signalCode ?? worker.exitCode));
         return;
       }
       worker.on('message', onMessage);
