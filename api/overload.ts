@@ -11,7 +11,7 @@ export const READ_RETRY_AFTER_SECONDS = 1;
 export const WRITE_RETRY_AFTER_SECONDS = 5;
 
 /** Requests that only read (relative to `/v1`): every GET, and the two POST read endpoints. */
-export function isRead(req: Request): boolean {
+function isRead(req: Request): boolean {
   return (req.method === 'GET' && !isThreadStream(req)) || (req.method === 'POST' && (req.path === '/search' || req.path === '/context'));
 }
 

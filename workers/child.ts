@@ -12,6 +12,13 @@ import type { WorkerProcess } from './process.js';
 
 const report = (message: WorkerReport) => process.send?.(message);
 
+/**
+ * How long a worker whose npm start was killed tries to stop cleanly. Its
+ * database (the embedded PGlite) may have gone with npm start, so activities
+ * in flight may never finish; Temporal gives them to the next worker.
+ */
+const ORPHANED_STOP_MS = 5_000;
+
 // The same environment npm start loaded its config from; DATABASE_URL and TEMPORAL_ADDRESS come with `start`.
 const baseConfig = loadConfig();
 const logger = createLogger(baseConfig, { process: 'worker' });
@@ -50,13 +57,6 @@ process.once('message', (message: unknown) => {
   running = start(message);
 });
 onShutdownSignal(logger, stop);
-/**
- * How long a worker whose npm start was killed tries to stop cleanly. Its
- * database (the embedded PGlite) may have gone with npm start, so activities
- * in flight may never finish; Temporal gives them to the next worker.
- */
-const ORPHANED_STOP_MS = 5_000;
-
 // npm start ended without stopping this worker (killed): nothing is left to work for.
 process.once('disconnect', () => {
   logger.warn('npm start went away: stopping the worker');
