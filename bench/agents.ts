@@ -5,8 +5,10 @@
 // written and extracted, then an open loop (each request sent on its schedule,
 // whether or not earlier ones answered) of writes and four read streams:
 // context and search, per user and namespace-wide, `--read-rate` each per
-// second. Reports reads answered, refused (503) and their p50/p95/p99, write
-// acknowledgement p95, and waits until every acknowledged write is extracted.
+// second. Reports reads answered, refused (503) and their p50/p95/p99 (overall
+// and per minute of the loop, `reads.by_period`: a long run shows whether reads
+// slow down as memory is written), write acknowledgement p95, and waits until
+// every acknowledged write is extracted.
 // Writes bench/results/<out>.json (default agents-trial).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +35,9 @@ interface Answer {
   status: number;
   ms: number;
 }
+
+/** Seconds of the open loop each line of `reads.by_period` covers: whether reads slow down as memory is written. */
+const PERIOD_S = 60;
 
 let written = 0;
 function episode() {
@@ -108,19 +113,20 @@ async function main() {
       () => fetch(`${url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NS, user_id: `u${pick(20)}`, query: question(), k: 10 }) }),
       () => fetch(`${url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NS, query: question(), k: 10 }) }),
     ];
-    const readAnswers: Answer[] = [];
+    const readAnswers: Array<Answer & { sentAt: number }> = [];
     const writeAnswers: Answer[] = [];
     const inFlight: Array<Promise<void>> = [];
     const schedule = (perSecond: number, fire: () => Promise<void>) => {
       for (let i = 0; i < perSecond * seconds; i++) setTimeout(() => inFlight.push(fire()), (i * 1000) / perSecond);
     };
     log(`open loop for ${seconds} s: ${writeRate} writes/s, ${readRate}/s each of 4 read kinds`);
+    const loopStarted = performance.now();
     schedule(writeRate, async () => void writeAnswers.push(await write()));
     for (const read of reads) {
       schedule(readRate, async () => {
         const started = performance.now();
         const status = await read().then(async (r) => (await r.text(), r.status), () => 0);
-        readAnswers.push({ status, ms: performance.now() - started });
+        readAnswers.push({ status, ms: performance.now() - started, sentAt: (started - loopStarted) / 1000 });
       });
     }
     await sleep(seconds * 1000 + 100);
@@ -138,6 +144,10 @@ async function main() {
         p50_ms: round2(percentile(answered, 50)),
         p95_ms: round2(percentile(answered, 95)),
         p99_ms: round2(percentile(answered, 99)),
+        by_period: Array.from({ length: Math.ceil(seconds / PERIOD_S) }, (_, i) => {
+          const inPeriod = readAnswers.filter((a) => a.status === 200 && Math.floor(a.sentAt / PERIOD_S) === i).map((a) => a.ms);
+          return { from_s: i * PERIOD_S, answered: inPeriod.length, p50_ms: round2(percentile(inPeriod, 50)), p95_ms: round2(percentile(inPeriod, 95)) };
+        }),
       },
       writes: {
         sent: writeAnswers.length,

@@ -29,6 +29,9 @@ import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } f
 import { loadRecallDataset } from './lib/recallData.js';
 import { coverage, evaluateRecall, type RecallSummary } from './lib/recallEval.js';
 import { findIngested, ingestConversations, type Ingested } from './lib/recallIngest.js';
+import { cpuBetween, postmasterPid, readCpu } from './lib/procCpu.js';
+import { percentile, round2 } from './lib/stats.js';
+import { ginPendingPages } from './lib/ginPending.js';
 
 const KEY = 'bench-admin-key-0123456789abcdef';
 const DEFAULT_DATASET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/datasets/realtalk');
@@ -89,20 +92,38 @@ async function main() {
       `SELECT (SELECT count(*)::int FROM entity WHERE namespace LIKE 'recall.%') AS entities, (SELECT count(*)::int FROM fact WHERE namespace LIKE 'recall.%') AS facts`,
     );
 
+    // What the searches meet: GIN pending lists are read in full by every search of their index (see migration
+    // 20261129000000_gin_without_pending_list), and after an ingest they hold what autovacuum has not merged yet.
+    const pendingPages = await ginPendingPages(deps.pool);
+    const postgres = await postmasterPid(deps.pool);
     const results: Record<string, RecallSummary> = {};
+    const readCost: Record<string, { searches: number; p50_ms: number; p95_ms: number; mean_ms: number; postgres_cpu_ms_per_search: number | null }> = {};
     for (const [i, recipe] of recipes.entries()) {
+      const latencies: number[] = [];
       const search = async (namespace: string, query: string): Promise<SearchResult[]> => {
+        const sent = performance.now();
         const res = await fetch(`${api.baseUrl}/v1/search`, {
           method: 'POST',
           headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
           body: JSON.stringify({ namespace, query, k: 100, kinds, recipe }),
         });
         if (!res.ok) throw new Error(`search → ${res.status}: ${await res.text()}`);
-        return ((await res.json()) as { results: SearchResult[] }).results;
+        const { results: found } = (await res.json()) as { results: SearchResult[] };
+        latencies.push(performance.now() - sent);
+        return found;
       };
       const started = Date.now();
+      const cpuBefore = readCpu(postgres === null ? {} : { postgres: [postgres] });
       const { summary, rankings } = await evaluateRecall(conversations, ingested, search, ks);
+      const postgresMs = cpuBetween(cpuBefore, readCpu(postgres === null ? {} : { postgres: [postgres] })).postgres ?? null;
       results[recipe] = summary;
+      readCost[recipe] = {
+        searches: latencies.length,
+        p50_ms: round2(percentile(latencies, 50)),
+        p95_ms: round2(percentile(latencies, 95)),
+        mean_ms: round2(latencies.reduce((a, b) => a + b, 0) / Math.max(latencies.length, 1)),
+        postgres_cpu_ms_per_search: postgresMs === null || !latencies.length ? null : round2(postgresMs / latencies.length),
+      };
       log(`${recipe}: ${JSON.stringify(summary.overall)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       if (i === 0 && rankingsOut) {
         mkdirSync(path.dirname(path.resolve(rankingsOut)), { recursive: true });
@@ -124,7 +145,8 @@ async function main() {
       facts: graph[0].facts,
       kinds,
       k: ks,
-      recipes: Object.fromEntries(recipes.map((r) => [r, { weights: RECIPES[r].weights, ...results[r] }])),
+      recipes: Object.fromEntries(recipes.map((r) => [r, { weights: RECIPES[r].weights, ...results[r], read_cost: readCost[r] }])),
+      gin_pending_pages: pendingPages,
       ...(baseline && recipes[0] !== 'keyword_only'
         ? { [`${recipes[0]}_minus_keyword_only_points`]: Object.fromEntries(ks.map((k) => [String(k), Math.round((main.overall[k] - baseline.overall[k]) * 1000) / 10])) }
         : {}),
