@@ -7,7 +7,9 @@
 // server, real PostgreSQL from DATABASE_URL), one namespace per conversation;
 // once extraction has finished, every question goes through POST /v1/search
 // for each recipe, and recall@k of the evidence dia_ids is scored per category
-// and overall. The first recipe's rankings go to --rankings-out. Results:
+// and overall, with what the searches cost (`read_cost`: latency at 4 at a
+// time and PostgreSQL CPU per search) and the GIN pending lists they met. The
+// first recipe's rankings go to --rankings-out. Results:
 // bench/results/recall.json. --reuse keeps an already ingested database.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
