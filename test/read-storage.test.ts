@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { insertEntity, insertEpisode } from './support/graphFixtures.js';
+import { insertEntity, insertEpisode, insertFact } from './support/graphFixtures.js';
 import { itServerOnly } from './support/serverOnly.js';
 
 /** The largest pending list (in pages of 8 kB) a GIN index may hold: gin_pending_list_limit's minimum, 64 kB. */
@@ -12,12 +12,25 @@ const WORDS = `harbour lantern orchard violin glacier meadow compass falcon embe
 /** A sentence of eight distinct words out of WORDS, different for each i. */
 const sentence = (i: number) => Array.from({ length: 8 }, (_, j) => WORDS[(i * 7 + j * 3) % WORDS.length]).join(' ') + ` note ${i}.`;
 
-describe('GIN indexes keep (almost) no pending list', () => {
+/** A chat turn of about 700 characters: with PostgreSQL's default, enough to push its embedding out of the row. */
+const turn = (i: number) =>
+  `Turn ${i}: we spent the morning going through the quarterly roadmap, then argued about whether the mobile release should wait ` +
+  `for the payments rewrite or ship with the old checkout. Priya thinks the risk is in the migration scripts, not in the app, ` +
+  `and wants a dry run on a copy of production first. Marco agreed to write the rollback plan by Thursday, and I promised to ` +
+  `ask the support team which complaints they hear most about checkout, so that we know what the rewrite has to fix first. ` +
+  `After lunch the design review ran long again; we still have not settled the onboarding flow, and the copy is not final.`;
+
+/**
+ * How rows and indexes are stored for the read path, on data written the way the API writes it (row by row):
+ * GIN indexes without a pending list to read, and embeddings kept in their rows (migrations
+ * 20261129000000_gin_without_pending_list and 20261129010000_embeddings_inline).
+ */
+describe('read-path storage', () => {
   let db: TestDatabase;
   let pool: pg.Pool;
 
   beforeAll(async () => {
-    db = await createTestDatabase('mnemo_gin');
+    db = await createTestDatabase('mnemo_storage');
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
   });
   afterAll(async () => {
@@ -60,4 +73,29 @@ describe('GIN indexes keep (almost) no pending list', () => {
     const expected = Array.from({ length: 600 }, (_, i) => sentence(i)).filter((s) => s.split(' ').includes('nebula')).length;
     expect(rows[0].n).toBe(expected);
   }, 120_000);
+
+  it('keeps long turns and their facts whole, with nothing in the TOAST tables', async () => {
+    const subject = await insertEntity(pool, { namespace: 'inline', name: 'Priya' });
+    for (let i = 0; i < 20; i++) {
+      const episodeId = await insertEpisode(pool, { namespace: 'inline', content: turn(i), occurredAt: new Date(Date.UTC(2026, 0, 1, i)) });
+      await insertFact(pool, {
+        namespace: 'inline', subjectId: subject, predicate: 'said', family: 'other', episodeIds: [episodeId],
+        factText: turn(i).slice(0, 420),
+      });
+    }
+    const { rows } = await pool.query<{ tbl: string; rows: number; row_bytes: number; toast_bytes: number }>(
+      `SELECT t.tbl,
+              CASE t.tbl WHEN 'episode' THEN (SELECT count(*)::int FROM episode WHERE namespace = 'inline') ELSE (SELECT count(*)::int FROM fact WHERE namespace = 'inline') END AS rows,
+              CASE t.tbl WHEN 'episode' THEN (SELECT max(pg_column_size(e.*))::int FROM episode e WHERE namespace = 'inline')
+                         ELSE (SELECT max(pg_column_size(f.*))::int FROM fact f WHERE namespace = 'inline') END AS row_bytes,
+              pg_relation_size(c.reltoastrelid)::int AS toast_bytes
+       FROM unnest(ARRAY['episode', 'fact']) AS t(tbl) JOIN pg_class c ON c.oid = t.tbl::regclass`,
+    );
+    for (const row of rows) {
+      // Rows past PostgreSQL's default threshold (about 2 kB), yet nothing moved out.
+      expect(row.rows).toBe(20);
+      expect(row.row_bytes).toBeGreaterThan(2100);
+      expect({ tbl: row.tbl, toast_bytes: row.toast_bytes }).toEqual({ tbl: row.tbl, toast_bytes: 0 });
+    }
+  });
 });
