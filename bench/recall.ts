@@ -31,7 +31,7 @@ import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } f
 import { loadRecallDataset } from './lib/recallData.js';
 import { coverage, evaluateRecall, type RecallSummary } from './lib/recallEval.js';
 import { findIngested, ingestConversations, type Ingested } from './lib/recallIngest.js';
-import { cpuBetween, postmasterPid, readCpu } from './lib/procCpu.js';
+import { cpuBetween, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
 import { ginPendingPages } from './lib/ginPending.js';
 
@@ -98,6 +98,7 @@ async function main() {
     // 20261129000000_gin_without_pending_list), and after an ingest they hold what autovacuum has not merged yet.
     const pendingPages = await ginPendingPages(deps.pool);
     const postgres = await postmasterPid(deps.pool);
+    const cpuTargets: CpuTargets = postgres === null ? {} : { postgres: [postgres] };
     const results: Record<string, RecallSummary> = {};
     const readCost: Record<string, { searches: number; p50_ms: number; p95_ms: number; mean_ms: number; postgres_cpu_ms_per_search: number | null }> = {};
     for (const [i, recipe] of recipes.entries()) {
@@ -115,9 +116,9 @@ async function main() {
         return found;
       };
       const started = Date.now();
-      const cpuBefore = readCpu(postgres === null ? {} : { postgres: [postgres] });
+      const cpuBefore = readCpu(cpuTargets);
       const { summary, rankings } = await evaluateRecall(conversations, ingested, search, ks);
-      const postgresMs = cpuBetween(cpuBefore, readCpu(postgres === null ? {} : { postgres: [postgres] })).postgres ?? null;
+      const postgresMs = cpuBetween(cpuBefore, readCpu(cpuTargets)).postgres ?? null;
       results[recipe] = summary;
       readCost[recipe] = {
         searches: latencies.length,
