@@ -45,6 +45,7 @@ describe('GET|POST /v1/context', () => {
     const giulia = await insertEntity(pool, { namespace: NS, name: 'Giulia', scopeUser: USER, properties: { user_id: USER } });
     const turin = await insertEntity(pool, { namespace: NS, name: 'Turin', type: 'place', scopeUser: USER });
     const marco = await insertEntity(pool, { namespace: NS, name: 'Marco', scopeUser: 'customer-marco-1', properties: { user_id: 'customer-marco-1' } });
+    const clinic = await insertEntity(pool, { namespace: NS, name: 'Old Clinic', type: 'organization', scopeUser: USER, forgottenAt: daysAgo(1) });
     ids.giulia = giulia;
     const fact = async (key: string, f: Omit<Parameters<typeof insertFact>[1], 'namespace'>) => {
       ids[key] = await insertFact(pool, { namespace: NS, scopeUser: USER, ...f });
@@ -69,6 +70,11 @@ describe('GET|POST /v1/context', () => {
       subjectId: giulia, predicate: 'has_condition', value: 'migraine', family: 'health', factText: 'Giulia has migraines.',
       confidence: 0.99, decayClass: 'permanent', forgottenAt: daysAgo(1),
     });
+    // A certain, current fact whose other end was forgotten: hidden with it.
+    await fact('clinic', {
+      subjectId: giulia, predicate: 'patient_of', objectId: clinic, family: 'health', factText: 'Giulia is a patient of Old Clinic.',
+      confidence: 0.99, decayClass: 'permanent',
+    });
     await insertFact(pool, {
       namespace: NS, scopeUser: 'customer-marco-1', subjectId: marco, predicate: 'has_plan', value: 'Premium', factText: 'Marco has the Premium plan.',
       confidence: 1, decayClass: 'permanent',
@@ -88,6 +94,7 @@ describe('GET|POST /v1/context', () => {
     // Superseded values, forgotten facts and other users' facts stay out.
     expect(body.text).not.toContain('Basic plan.');
     expect(body.text).not.toContain('migraine');
+    expect(body.text).not.toContain('Old Clinic');
     expect(body.text).not.toContain('Marco');
     expect(body.text.indexOf('Giulia has the Advanced plan.')).toBeLessThan(body.text.indexOf('Giulia prefers email follow-ups.'));
     expect(body.text).toContain('confirmed 3 days ago');

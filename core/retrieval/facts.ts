@@ -150,20 +150,31 @@ export const FACT_VIEW_COLUMNS = `${COMPACT_COLUMNS}, f.predicate_raw, f.memory_
  * Facts of the scope valid at the reference time, with names of both ends,
  * provenance and decay, ordered in SQL by (effective) confidence so a budget
  * can cut the list anywhere. Facts on forgotten entities stay hidden.
+ *
+ * The facts are ranked and cut first, and only the kept ones are joined to
+ * their entities. A forgotten end is found in the namespace's forgotten
+ * entities (a hashed subplan over a partial index, usually empty): joined
+ * before the cut, the planner hashed every entity of the namespace for the
+ * object's check, 7 of a per-user context's 10 ms of facts at a million
+ * episodes (4,446 entities, 670 facts of the user).
  */
 async function selectFacts<R>(db: Queryable, scope: ReadScope, query: FactQuery, columns: string): Promise<R[]> {
   const p = new SqlParams();
   const at = `${p.add(referenceTime(scope))}::timestamptz`;
   const ns = p.add(scope.namespace);
   const live = (a: string) => (scope.includeForgotten ? 'true' : `${a}.forgotten_at IS NULL`);
+  const forgotten = `SELECT x.id FROM entity x WHERE x.namespace = ${ns} AND x.forgotten_at IS NOT NULL`;
+  const liveEnds = scope.includeForgotten ? 'true' : `f.subject_id NOT IN (${forgotten}) AND (f.object_id IS NULL OR f.object_id NOT IN (${forgotten}))`;
   const effective = effectiveConfidenceSql('f', at);
   const rank = query.order === 'priority' ? `${effective} * (0.5 + 0.5 * f.importance)` : effective;
   const sql = `
     SELECT ${columns}, ${factEpisodeIdsSql(ns, live('e'))} AS episode_ids
-    FROM fact f JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
-    WHERE ${factFilter(p, scope)} AND ${live('s')} AND (o.id IS NULL OR ${live('o')}) AND (${query.where(p)})
-    ORDER BY ${rank} DESC, f.last_confirmed_at DESC, f.id
-    LIMIT ${p.add(query.limit)}`;
+    FROM (SELECT f.*, ${rank} AS rank FROM fact f
+          WHERE ${factFilter(p, scope)} AND ${liveEnds} AND (${query.where(p)})
+          ORDER BY rank DESC, f.last_confirmed_at DESC, f.id
+          LIMIT ${p.add(query.limit)}) f
+    JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
+    ORDER BY f.rank DESC, f.last_confirmed_at DESC, f.id`;
   const { rows } = await db.query<R & QueryResultRow>(sql, p.values);
   return rows;
 }

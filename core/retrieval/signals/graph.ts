@@ -6,6 +6,7 @@ import { SqlParams } from '../sql.js';
 import { weightedTerms } from './keyword.js';
 import type { Hit, RankedList } from '../types.js';
 import type { SignalInput } from './context.js';
+import { readsScopeEpisodes, SCOPE_EPISODES } from './scopeEpisodes.js';
 import type { SignalBranchBuilder, SignalBranches } from './statement.js';
 
 interface EdgeRow {
@@ -174,27 +175,42 @@ function removeName(text: string, name: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-/** Episodes of the named entities: those that mention them, and for people those they said ("I" is the speaker). */
+/**
+ * Episodes of the named entities: those that mention them, and for people
+ * those they said ("I" is the speaker). In a narrow scope whose episodes the
+ * statement already reads (SCOPE_EPISODES), they are taken from there: only
+ * the scope's own linked episodes count against MAX_LINKED_EPISODES, and none
+ * is read again.
+ */
 async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[]): Promise<SignalBranches> {
-  const filter = episodeFilter(p, input.scope);
+  const shared = readsScopeEpisodes(input);
+  const filter = shared ? '' : episodeFilter(p, input.scope);
   const seedIds = p.add(seeds.map((s) => s.id));
   const seedScores = p.add(seeds.map((s) => s.score));
   const speakers = personNames(seeds);
-  const speakerBranch = speakers.length
-    ? `UNION ALL SELECT e.id, sp.score FROM episode e JOIN unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)
-         ON lower(e.speaker) = sp.name WHERE ${filter}`
-    : '';
+  const speakerScores = () => `unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)`;
+  const speakerBranch = !speakers.length
+    ? ''
+    : shared
+      ? `UNION ALL SELECT se.id, sp.score FROM ${SCOPE_EPISODES} se JOIN ${speakerScores()} ON se.speaker = sp.name`
+      : `UNION ALL SELECT e.id, sp.score FROM episode e JOIN ${speakerScores()} ON lower(e.speaker) = sp.name WHERE ${filter}`;
+  const mentions = shared
+    ? `SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id JOIN ${SCOPE_EPISODES} se ON se.id = ee.episode_id`
+    : `SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id`;
   const ctes = [
     weightedTerms(p, 'episode', withoutNames(input.query, seeds), 'graph_episode'),
     `graph_seed AS (SELECT * FROM unnest(${seedIds}::uuid[], ${seedScores}::float8[]) AS s(id, score)),
-     graph_linked AS (SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id ${speakerBranch}),
+     graph_linked AS (${mentions} ${speakerBranch}),
      graph_best AS (SELECT id, max(score) AS score FROM graph_linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})`,
   ];
-  const branch = `(SELECT 'graph' AS signal, 'episode' AS kind, e.id,
-      (best.score * (coalesce((SELECT sum(t.idf) FROM terms_graph_episode t WHERE e.content_tsv @@ t.tq), 0)
-                     + ${LAMBDA} * (1 - coalesce(e.embedding <=> ${p.add(await input.vector())}::vector, 1))))::float8 AS score,
-      0::float8 AS tiebreak
+  const score = (tsv: string, distance: string) =>
+    `(best.score * (coalesce((SELECT sum(t.idf) FROM terms_graph_episode t WHERE ${tsv} @@ t.tq), 0) + ${LAMBDA} * (1 - coalesce(${distance}, 1))))::float8`;
+  const depth = p.add(input.recipe.depths.graph);
+  const branch = shared
+    ? `(SELECT 'graph' AS signal, 'episode' AS kind, se.id, ${score('se.content_tsv', 'se.own_distance')} AS score, 0::float8 AS tiebreak
+    FROM graph_best best JOIN ${SCOPE_EPISODES} se ON se.id = best.id ORDER BY score DESC, se.id LIMIT ${depth})`
+    : `(SELECT 'graph' AS signal, 'episode' AS kind, e.id, ${score('e.content_tsv', `e.embedding <=> ${p.add(await input.vector())}::vector`)} AS score, 0::float8 AS tiebreak
     FROM graph_best best JOIN episode e ON e.id = best.id
-    WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${p.add(input.recipe.depths.graph)})`;
+    WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${depth})`;
   return { signal: 'graph', kinds: ['episode'], ctes, branches: [branch] };
 }

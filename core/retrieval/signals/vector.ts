@@ -1,5 +1,6 @@
 import { episodeFilter, factFilter, type ReadScope } from '../scope.js';
 import type { SqlParams } from '../sql.js';
+import { episodeDistance, isNarrow, readsScopeEpisodes, SCOPE_EPISODES, scopeEpisodesCte } from './scopeEpisodes.js';
 import { requestedKinds, type SignalBranchBuilder } from './statement.js';
 
 const RANKED = `SELECT 'vector' AS signal, kind, id, 1 - distance AS score, -distance AS tiebreak FROM`;
@@ -19,18 +20,17 @@ function nearestFacts(where: string, q: string, limit: string, exact: boolean): 
     : `(${RANKED} (${base} ORDER BY f.embedding <=> ${q} LIMIT ${limit}) s)`;
 }
 
-/** An episode's cosine distance to `q`: its own vector's or its closest passage's, whichever is nearer. */
-function episodeDistance(alias: string, q: string): string {
-  return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1))`;
-}
-
 /**
  * Episodes by their own vector or their closest passage's, whichever is
  * nearer (core/ingest/passages.ts: longer episodes are also embedded sentence
  * by sentence). Namespace-wide, both HNSW indexes are walked and merged;
- * narrowed, every episode in scope is scored exactly.
+ * narrowed, every episode in scope is scored exactly (from SCOPE_EPISODES
+ * when the statement reads them once).
  */
-function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string, exact: boolean): string {
+function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string, exact: boolean, shared: boolean): string {
+  if (shared) {
+    return `(${RANKED} (SELECT 'episode' AS kind, se.id, se.distance FROM ${SCOPE_EPISODES} se WHERE se.distance IS NOT NULL) s ORDER BY distance LIMIT ${limit})`;
+  }
   const where = episodeFilter(p, scope);
   if (exact) {
     return `(${RANKED} (SELECT 'episode' AS kind, e.id,
@@ -46,10 +46,6 @@ function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: strin
     ) candidates GROUP BY id ORDER BY min(distance) LIMIT ${limit}) s)`;
 }
 
-function narrow(scope: ReadScope): boolean {
-  return scope.userId !== undefined || scope.agentId !== undefined || scope.runId !== undefined;
-}
-
 /** Nearest episodes and facts by cosine distance, one list per kind. */
 export const vectorBranches: SignalBranchBuilder = async (input, p) => {
   const depth = input.recipe.depths.vector;
@@ -57,8 +53,10 @@ export const vectorBranches: SignalBranchBuilder = async (input, p) => {
   if (depth === 0 || !kinds.length) return null;
   const q = `${p.add(await input.vector())}::vector`;
   const limit = p.add(depth);
+  const shared = readsScopeEpisodes(input);
+  const ctes = shared ? [scopeEpisodesCte(p, input.scope, q)] : [];
   const branches: string[] = [];
-  if (kinds.includes('episode')) branches.push(nearestEpisodes(p, input.scope, q, limit, narrow(input.scope)));
+  if (kinds.includes('episode')) branches.push(nearestEpisodes(p, input.scope, q, limit, isNarrow(input.scope), shared));
   if (kinds.includes('fact')) branches.push(nearestFacts(factFilter(p, input.scope), q, limit, input.scope.userId !== undefined));
-  return { signal: 'vector', kinds, ctes: [], branches };
+  return { signal: 'vector', kinds, ctes, branches };
 };
