@@ -11,6 +11,12 @@
 // names, two entities in one question, names that are no dictionary word, with
 // and without `user_id`. Each phase reports the CPU milliseconds per request
 // of the API process and the PostgreSQL server, read from /proc.
+//
+// The closed-loop phases keep 8 requests in flight on two cores: their
+// latency is the machine's saturation (by Little's law, p50 ≈ connections /
+// throughput). `open_loop` shows what a caller meets below it: the three
+// synthetic shapes again, each sent on a fixed schedule at `--open-share`
+// (default 0.5) of the throughput its closed-loop phase just measured.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -28,6 +34,7 @@ import { agentQuery, benchQuery, generateCorpus, type CorpusUser } from './lib/c
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
 import { loadCorpus, type LoadReport } from './lib/bulkLoad.js';
 import { relationSizes } from './lib/relationSizes.js';
+import { openLoop } from './lib/openLoop.js';
 import { Random } from './lib/random.js';
 import { cpuBetween, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
@@ -39,6 +46,8 @@ const userCount = Number(args.get('users') ?? 300);
 const duration = Number(args.get('duration') ?? 20);
 const connections = Number(args.get('connections') ?? 8);
 const reuse = args.has('reuse');
+const openShare = Number(args.get('open-share') ?? 0.5);
+if (!(openShare > 0 && openShare < 1)) throw new Error('--open-share must be between 0 and 1');
 const log = (m: string) => console.log(`[bench:read] ${m}`);
 
 // One database per size so each measurement sees only its own data (and --reuse can skip loading).
@@ -95,6 +104,33 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
       if (status >= 400) errors++;
     });
   });
+}
+
+interface OpenPhase {
+  offered_rate: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  answered: number;
+  errors: number;
+}
+
+/** `rate` requests a second of one shape, each sent when due whatever is still in flight; latency from the due time. */
+async function driveOpen(url: string, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, rate: number, seconds: number, seed: number): Promise<OpenPhase> {
+  const r = new Random(seed);
+  const answers = await openLoop(url, KEY, [{ name: 'read', perSecond: rate, request: () => {
+    const next = build(r);
+    return { method: next.method, path: next.path, body: next.body === undefined ? undefined : JSON.parse(next.body) };
+  } }], seconds, { bodies: false });
+  const answered = answers.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.latencyMs);
+  return {
+    offered_rate: rate,
+    p50_ms: round2(percentile(answered, 50)),
+    p95_ms: round2(percentile(answered, 95)),
+    p99_ms: round2(percentile(answered, 99)),
+    answered: answered.length,
+    errors: answers.length - answered.length,
+  };
 }
 
 /** Records every statement (and its time) the read path sends, to EXPLAIN the slowest. */
@@ -184,6 +220,15 @@ async function main() {
     search_namespace: await drive(url, cpuTargets, agentSearchRequest(false), agentSeconds, 10),
   };
 
+  // The same shapes below saturation, each at a share of the throughput its closed-loop phase measured.
+  const openRate = (phase: Phase) => Math.max(1, round2(phase.rps * openShare));
+  log(`open loop at ${openShare} of each shape's closed-loop throughput, ${duration} s each`);
+  const open = {
+    context: await driveOpen(url, contextRequest, openRate(context), duration, 11),
+    search: await driveOpen(url, searchRequest, openRate(search), duration, 12),
+    search_namespace: await driveOpen(url, searchNamespaceRequest, openRate(searchNs), duration, 13),
+  };
+
   // The slowest single statement over a sample of requests, explained.
   const statements: Array<{ text: string; values: unknown[]; ms: number }> = [];
   const r = new Random(6);
@@ -223,8 +268,10 @@ async function main() {
     agent_queries: Object.fromEntries(
       Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps, cpu_ms_per_request: phase.cpuMsPerRequest }]),
     ),
+    open_loop: { share_of_closed_loop_throughput: openShare, ...open },
     cpu_ms_per_request: { context: context.cpuMsPerRequest, search: search.cpuMsPerRequest, search_namespace: searchNs.cpuMsPerRequest },
-    errors: context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0),
+    errors:
+      context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0) + Object.values(open).reduce((n, phase) => n + phase.errors, 0),
     connections,
     duration_s: duration,
     facts: corpus.facts.length,
