@@ -105,9 +105,14 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
       const hi = p.add(new Date(window.end.getTime() + padMs));
       const scoped = episodeFilter(p, scope, 'r');
       const range = `r.occurred_at >= ${lo}::timestamptz AND r.occurred_at < ${hi}::timestamptz`;
+      // The same user again, as the (namespace, coalesce(user_id, ''), occurred_at) index states it: with it the
+      // generic plan reads only the user's rows in the window. Without it, it read every row of the user through the
+      // scope index and checked the range on each (a month at a million episodes: 3,333 rows, 5.8 ms to count the
+      // window and 4.5 ms to score it, for none in it).
+      const userWindow = scope.userId === undefined ? '' : ` AND coalesce(r.user_id, '') = ${p.add(scope.userId)}`;
       parts.push({
         kind: 'episode',
-        inWindow: `${scoped} AND ${range}`,
+        inWindow: `${scoped}${userWindow} AND ${range}`,
         // The generic plan cannot know the window is wide and, offered the (namespace, occurred_at) index, walks
         // the whole window and sorts it by distance (230 ms at 100k) instead of walking the HNSW index: the range
         // wrapped in IS TRUE is the same condition, checked on each row the HNSW index yields.
