@@ -24,7 +24,7 @@ export function readsScopeEpisodes(input: SignalInput): boolean {
 }
 
 /** An episode's cosine distance to `q`: its own vector's or its closest passage's, whichever is nearer. */
-export function episodeDistance(alias: string, q: string): string {
+function episodeDistance(alias: string, q: string): string {
   return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1))`;
 }
 

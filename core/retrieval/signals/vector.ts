@@ -1,6 +1,6 @@
 import { episodeFilter, factFilter, type ReadScope } from '../scope.js';
 import type { SqlParams } from '../sql.js';
-import { episodeDistance, isNarrow, readsScopeEpisodes, SCOPE_EPISODES, scopeEpisodesCte } from './scopeEpisodes.js';
+import { isNarrow, SCOPE_EPISODES, scopeEpisodesCte } from './scopeEpisodes.js';
 import { requestedKinds, type SignalBranchBuilder } from './statement.js';
 
 const RANKED = `SELECT 'vector' AS signal, kind, id, 1 - distance AS score, -distance AS tiebreak FROM`;
@@ -24,19 +24,13 @@ function nearestFacts(where: string, q: string, limit: string, exact: boolean): 
  * Episodes by their own vector or their closest passage's, whichever is
  * nearer (core/ingest/passages.ts: longer episodes are also embedded sentence
  * by sentence). Namespace-wide, both HNSW indexes are walked and merged;
- * narrowed, every episode in scope is scored exactly (from SCOPE_EPISODES
- * when the statement reads them once).
+ * narrowed, every episode in scope is scored exactly, from SCOPE_EPISODES.
  */
-function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string, exact: boolean, shared: boolean): string {
-  if (shared) {
+function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string): string {
+  if (isNarrow(scope)) {
     return `(${RANKED} (SELECT 'episode' AS kind, se.id, se.distance FROM ${SCOPE_EPISODES} se WHERE se.distance IS NOT NULL) s ORDER BY distance LIMIT ${limit})`;
   }
   const where = episodeFilter(p, scope);
-  if (exact) {
-    return `(${RANKED} (SELECT 'episode' AS kind, e.id,
-        ${episodeDistance('e', q)} AS distance
-      FROM episode e WHERE ${where} AND e.embedding IS NOT NULL OFFSET 0) s ORDER BY distance LIMIT ${limit})`;
-  }
   return `(${RANKED} (SELECT 'episode' AS kind, id, min(distance) AS distance FROM (
       (SELECT e.id, e.embedding <=> ${q} AS distance FROM episode e WHERE ${where} AND e.embedding IS NOT NULL ORDER BY e.embedding <=> ${q} LIMIT ${limit})
       UNION ALL
@@ -53,10 +47,10 @@ export const vectorBranches: SignalBranchBuilder = async (input, p) => {
   if (depth === 0 || !kinds.length) return null;
   const q = `${p.add(await input.vector())}::vector`;
   const limit = p.add(depth);
-  const shared = readsScopeEpisodes(input);
-  const ctes = shared ? [scopeEpisodesCte(p, input.scope, q)] : [];
+  // Narrowed, the scope's episodes are read once here; the graph signal ranks its linked episodes from them too.
+  const ctes = kinds.includes('episode') && isNarrow(input.scope) ? [scopeEpisodesCte(p, input.scope, q)] : [];
   const branches: string[] = [];
-  if (kinds.includes('episode')) branches.push(nearestEpisodes(p, input.scope, q, limit, isNarrow(input.scope), shared));
+  if (kinds.includes('episode')) branches.push(nearestEpisodes(p, input.scope, q, limit));
   if (kinds.includes('fact')) branches.push(nearestFacts(factFilter(p, input.scope), q, limit, input.scope.userId !== undefined));
   return { signal: 'vector', kinds, ctes, branches };
 };
