@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { itServerOnly } from './support/serverOnly.js';
 import { ADMIN_KEY, startTestStack, type TestStack } from './support/stack.js';
 import { spawnWorkerProcess, stopProcess } from './support/workerProcess.js';
 
@@ -141,8 +140,10 @@ describe('graceful overload', () => {
     }
   }
 
-  itServerOnly(
-    "the read-latency bound needs reads served by several backends at once; PGlite's one session serializes them behind writes and extraction",
+  // On both databases. On the embedded PGlite (one session for reads, writes and extraction) it used to miss the
+  // read bound (p99 0.9-1.8 s) while entity resolution's lookup, parsing a name vector per entity compared, took most
+  // of the session (activities/entityLookup.ts); since that fix, 0.67-0.75 s.
+  it(
     'answers every request with success or 503 + Retry-After, keeps answered reads under a second, and extracts every acknowledged write',
     async () => {
       const extractionRate = await measureExtractionRate();
