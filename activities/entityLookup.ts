@@ -20,9 +20,9 @@ function lookupKeys(candidate: EntityCandidate): string[] {
  * the base name is a whole-word prefix of name_key, so a byte-order range on the entity_live_name_key_bytes
  * index finds them; decideByBaseName applies the suffix rule to what it returns.
  * Each candidate's vector is typed `vector` where the JSON is unpacked, so it is parsed once: cast in the ORDER BY
- * (`c.vec::vector`), its 384 numbers were parsed again for every entity of the scope that the sort compared, which
- * made this statement most of what extraction cost the database (45 ms for three names against 600 entities on a
- * server, 156 ms on the embedded PGlite; 6 and 20 ms typed).
+ * (`c.vec::vector`), its 384 numbers were parsed again for every entity of the scope that the sort compared: 45 ms
+ * for three names against 600 entities on a server, 156 ms on the embedded PGlite, where it held the one session for
+ * most of extraction's time (6 and 20 ms typed).
  */
 export async function lookupProseEntities(
   pool: Pool,
