@@ -5,7 +5,7 @@ import { toVectorSql } from '../core/db/pool.js';
 import { nameKey } from '../core/domain/canonical.js';
 import { HashingEmbedder } from '../core/embedding/hashing.js';
 import type { EntityCandidate } from '../core/extraction/types.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { useMigratedPool } from './support/db.js';
 import { nodesOf, type PlanNode } from './support/plans.js';
 
 /**
@@ -20,25 +20,16 @@ const names = (n: number) => Array.from({ length: n }, (_, i) => `Person ${i} Ex
 const embedder = new HashingEmbedder(SCHEMA_EMBEDDING_DIM, HASH_EMBEDDING_MODEL);
 
 describe('entity lookup', () => {
-  let db: TestDatabase;
-  let pool: pg.Pool;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('mnemo_lookup');
-    pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    await pool.query(`INSERT INTO namespace (id) VALUES ($1)`, [NS]);
+  const pool = useMigratedPool('mnemo_lookup', async (seeding) => {
+    await seeding.query(`INSERT INTO namespace (id) VALUES ($1)`, [NS]);
     const all = names(60);
     const vectors = await embedder.embed(all);
-    await pool.query(
+    await seeding.query(
       `INSERT INTO entity (id, namespace, scope_user, type, name, name_key, aliases, name_embedding, first_seen_at, last_seen_at)
        SELECT gen_random_uuid(), $1, 'u1', 'person', n.name, n.key, '{}', n.vec::vector, now(), now()
          FROM unnest($2::text[], $3::text[], $4::text[]) AS n(name, key, vec)`,
       [NS, all, all.map(nameKey), vectors.map(toVectorSql)],
     );
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
   });
 
   const candidates: EntityCandidate[] = [
@@ -47,7 +38,7 @@ describe('entity lookup', () => {
   ];
 
   it('finds exact and nearest names per candidate', async () => {
-    const rows = await lookupProseEntities(pool, { namespace: NS, scopeUser: 'u1' }, candidates, await embedder.embed(candidates.map((c) => c.name)));
+    const rows = await lookupProseEntities(pool(), { namespace: NS, scopeUser: 'u1' }, candidates, await embedder.embed(candidates.map((c) => c.name)));
     expect(rows.filter((r) => r.idx === 0 && r.via === 'exact').map((r) => r.name)).toEqual(['Person 7 Example']);
     expect(rows.filter((r) => r.idx === 0 && r.via === 'vector')[0]).toMatchObject({ name: 'Person 7 Example' });
     expect(rows.filter((r) => r.idx === 1 && r.via === 'vector')).toHaveLength(3);
@@ -60,11 +51,11 @@ describe('entity lookup', () => {
     const recording = {
       query: async (text: string, values: unknown[]) => {
         sent = { text, values };
-        return pool.query(text, values);
+        return pool().query(text, values);
       },
     } as unknown as pg.Pool;
     await lookupProseEntities(recording, { namespace: NS, scopeUser: 'u1' }, candidates, await embedder.embed(candidates.map((c) => c.name)));
-    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON, VERBOSE) ${sent!.text}`, sent!.values);
+    const { rows } = await pool().query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON, VERBOSE) ${sent!.text}`, sent!.values);
     const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
     const distanceNodes = nodes.filter((node) => JSON.stringify(node).includes('<=>'));
     expect(distanceNodes.length).toBeGreaterThan(0);

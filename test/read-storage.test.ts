@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { useMigratedPool } from './support/db.js';
 import { insertEntity, insertEpisode, insertFact } from './support/graphFixtures.js';
 import { itServerOnly } from './support/serverOnly.js';
 
@@ -26,21 +25,11 @@ const turn = (i: number) =>
  * 20261129000000_gin_without_pending_list and 20261129010000_embeddings_inline).
  */
 describe('read-path storage', () => {
-  let db: TestDatabase;
-  let pool: pg.Pool;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('mnemo_storage');
-    pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
-  });
+  const pool = useMigratedPool('mnemo_storage');
 
   // Every search of a GIN index reads its whole pending list; PostgreSQL's default lets it grow to 4 MB.
   it('every GIN index either has no pending list or one bounded at 64 kB', async () => {
-    const { rows } = await pool.query<{ index: string; options: string[] | null }>(
+    const { rows } = await pool().query<{ index: string; options: string[] | null }>(
       `SELECT c.relname AS index, c.reloptions AS options
        FROM pg_class c JOIN pg_am am ON am.oid = c.relam AND am.amname = 'gin'
        JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
@@ -55,19 +44,19 @@ describe('read-path storage', () => {
   });
 
   itServerOnly('reads pending lists with pgstattuple, which the embedded PGlite does not load', 'writes leave at most 64 kB pending and no entity entries at all', async () => {
-    await pool.query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+    await pool().query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
     const pending = async (index: string) =>
-      (await pool.query<{ pages: number }>('SELECT (pgstatginindex($1::regclass)).pending_pages::int AS pages', [index])).rows[0].pages;
+      (await pool().query<{ pages: number }>('SELECT (pgstatginindex($1::regclass)).pending_pages::int AS pages', [index])).rows[0].pages;
     // About 6,000 new index entries: under PostgreSQL's default over a hundred pending pages.
     for (let i = 0; i < 600; i++) {
-      await insertEpisode(pool, { namespace: 'gin', content: sentence(i), occurredAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
-      if (i % 10 === 0) await insertEntity(pool, { namespace: 'gin', name: `${WORDS[i % WORDS.length]} ${WORDS[(i + 5) % WORDS.length]} ${i}`, aliases: [`alias ${i}`] });
+      await insertEpisode(pool(), { namespace: 'gin', content: sentence(i), occurredAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      if (i % 10 === 0) await insertEntity(pool(), { namespace: 'gin', name: `${WORDS[i % WORDS.length]} ${WORDS[(i + 5) % WORDS.length]} ${i}`, aliases: [`alias ${i}`] });
     }
     expect(await pending('episode_tsv_idx')).toBeLessThanOrEqual(MAX_PENDING_PAGES);
     expect(await pending('entity_name_trgm_idx')).toBe(0);
     expect(await pending('entity_aliases_idx')).toBe(0);
     // And what is written is found: the index answers from its pending list and its tree alike.
-    const { rows } = await pool.query<{ n: number }>(
+    const { rows } = await pool().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM episode WHERE namespace = 'gin' AND content_tsv @@ to_tsquery('english', 'nebula')`,
     );
     const expected = Array.from({ length: 600 }, (_, i) => sentence(i)).filter((s) => s.split(' ').includes('nebula')).length;
@@ -75,16 +64,16 @@ describe('read-path storage', () => {
   }, 120_000);
 
   it('keeps long turns and their facts whole, with nothing in the TOAST tables', async () => {
-    const subject = await insertEntity(pool, { namespace: 'inline', name: 'Priya' });
+    const subject = await insertEntity(pool(), { namespace: 'inline', name: 'Priya' });
     for (let i = 0; i < 20; i++) {
-      const episodeId = await insertEpisode(pool, { namespace: 'inline', content: turn(i), occurredAt: new Date(Date.UTC(2026, 0, 1, i)) });
-      await insertFact(pool, {
+      const episodeId = await insertEpisode(pool(), { namespace: 'inline', content: turn(i), occurredAt: new Date(Date.UTC(2026, 0, 1, i)) });
+      await insertFact(pool(), {
         namespace: 'inline', subjectId: subject, predicate: 'said', family: 'other', episodeIds: [episodeId],
         factText: turn(i).slice(0, 420),
       });
     }
     for (const table of ['episode', 'fact']) {
-      const { rows } = await pool.query<{ rows: number; row_bytes: number; toast_bytes: number }>(
+      const { rows } = await pool().query<{ rows: number; row_bytes: number; toast_bytes: number }>(
         `SELECT count(*)::int AS rows, max(pg_column_size(t.*))::int AS row_bytes,
                 pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE oid = $1::regclass))::int AS toast_bytes
          FROM ${table} t WHERE namespace = 'inline'`,

@@ -116,3 +116,25 @@ export async function prepareMigratedTemplate(dir: string): Promise<{ remove(): 
   process.env[MIGRATED_TEMPLATE] = db.name;
   return { remove: () => db.drop() };
 }
+
+/**
+ * A migrated test database with a small pool on it for one test file: created (and `seed`ed) before its tests,
+ * closed and dropped after them. Returns the pool's getter.
+ */
+export function useMigratedPool(prefix: string, seed?: (pool: pg.Pool) => Promise<void>): () => pg.Pool {
+  let db: TestDatabase | undefined;
+  let pool: pg.Pool | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase(prefix);
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    await seed?.(pool);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+  return () => {
+    if (!pool) throw new Error('the test pool is used before beforeAll');
+    return pool;
+  };
+}
