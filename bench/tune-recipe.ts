@@ -78,6 +78,8 @@ async function main() {
     rrf_k: 60,
     graph_hops: hops,
     graph_decay: decay,
+    // As the default recipe reads the graph's episodes (the lists are tuned for it).
+    graph_speaker_turns: false,
     neighbour_weight: 0,
     speaker_boost: 0,
     answer_type_boost: 0,

@@ -45,13 +45,25 @@ describe('graph episodes from the scope read once', () => {
   };
 
   it('ranks the same episodes with the same scores either way, and only the scope\'s', async () => {
-    const shared = await graphEpisodes(resolveRecipe('default'));
-    const alone = await graphEpisodes(resolveRecipe({ name: 'default', weights: { vector: 0 } }));
+    const shared = await graphEpisodes(resolveRecipe({ name: 'default', graph_speaker_turns: true }));
+    const alone = await graphEpisodes(resolveRecipe({ name: 'default', weights: { vector: 0 }, graph_speaker_turns: true }));
     expect(shared.map((h) => h.id).sort()).toEqual([ids.boat, ids.lunch, ids.said, ids.saidElse, ids.noVector].sort());
     expect(shared.map((h) => h.id)).toEqual(alone.map((h) => h.id));
     shared.forEach((h, i) => expect(h.score).toBeCloseTo(alone[i].score, 9));
     // The turn that says what the query asks about leads; the one without an embedding still counts, by its words.
     expect(shared[0].id).toBe(ids.boat);
     expect(shared.find((h) => h.id === ids.noVector)!.score).toBeGreaterThan(0);
+  });
+
+  it("takes only the episodes that mention the named entity unless the recipe asks for the turns they said", async () => {
+    for (const weights of [{}, { vector: 0 }]) {
+      const mentions = await graphEpisodes(resolveRecipe({ name: 'default', weights }));
+      expect(mentions.map((h) => h.id).sort()).toEqual([ids.boat, ids.lunch, ids.noVector].sort());
+      const withTurns = await graphEpisodes(resolveRecipe({ name: 'default', weights, graph_speaker_turns: true }));
+      // The same mentions with the same scores, and Ana's own turns besides.
+      expect(withTurns.filter((h) => h.id !== ids.said && h.id !== ids.saidElse)).toEqual(mentions);
+    }
+    expect(resolveRecipe('graph').graph_speaker_turns).toBe(true);
+    expect(resolveRecipe('default').graph_speaker_turns).toBe(false);
   });
 });

@@ -176,8 +176,9 @@ function removeName(text: string, name: string): string {
 }
 
 /**
- * Episodes of the named entities: those that mention them, and for people
- * those they said ("I" is the speaker). In a narrow scope whose episodes the
+ * Episodes of the named entities: those that mention them, and when the
+ * recipe asks for it (`graph_speaker_turns`) every turn a named person said
+ * ("I" is the speaker). In a narrow scope whose episodes the
  * statement already reads (SCOPE_EPISODES), they are taken from there: only
  * the scope's own linked episodes count against MAX_LINKED_EPISODES, and none
  * is read again.
@@ -187,7 +188,7 @@ async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[
   const filter = shared ? '' : episodeFilter(p, input.scope);
   const seedIds = p.add(seeds.map((s) => s.id));
   const seedScores = p.add(seeds.map((s) => s.score));
-  const speakers = personNames(seeds);
+  const speakers = input.recipe.graph_speaker_turns ? personNames(seeds) : [];
   const speakerScores = () => `unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)`;
   const speakerBranch = !speakers.length
     ? ''
