@@ -32,7 +32,8 @@ if (!baseConfig.WORKFLOW_BUNDLE_PATH && !baseConfig.OTEL_EXPORTER_OTLP_ENDPOINT)
   void modules.then(([, { workflowBundle }]) => workflowBundle()).catch(() => undefined);
 }
 
-let running: Promise<WorkerProcess | undefined> | undefined;
+/** Set once the worker polls its task queue. */
+let worker: WorkerProcess | undefined;
 
 async function start(message: unknown): Promise<WorkerProcess | undefined> {
   try {
@@ -48,13 +49,18 @@ async function start(message: unknown): Promise<WorkerProcess | undefined> {
   }
 }
 
+/**
+ * Drains a running worker. One still starting has nothing to drain (no task
+ * polled, no activity running), so it is not waited for: its start can take
+ * as long as building the workflow bundle or waiting for a Temporal that npm
+ * start is stopping, and Ctrl-C waited with it until npm start killed it (30 s).
+ */
 async function stop(): Promise<void> {
-  const worker = await running;
   await worker?.stop();
 }
 
 process.once('message', (message: unknown) => {
-  running = start(message);
+  void start(message).then((started) => (worker = started));
 });
 onShutdownSignal(logger, stop);
 // npm start ended without stopping this worker (killed): nothing is left to work for.
