@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../core/embedded/ports.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../core/embedded/temporalServer.js';
+import { portForLater } from './support/ports.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 
 /**
@@ -23,8 +24,8 @@ describe('a worker started before its Temporal answers', () => {
   it('waits for it, then extracts', async () => {
     const cli = process.env.MNEMO_TEST_TEMPORAL_CLI;
     if (!cli) throw new Error('MNEMO_TEST_TEMPORAL_CLI is unset: the global setup finds the temporal CLI');
-    const port = await freePort();
-    // Nothing listens on the port yet.
+    // Nothing listens on the port yet, and no outgoing connection takes it before Temporal binds it 12 s on.
+    const port = await portForLater();
     stack = await startTestStack({ temporalAddress: `127.0.0.1:${port}`, withWorker: false });
     const starting = stack.startWorker();
     let started = false;

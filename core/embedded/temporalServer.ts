@@ -116,12 +116,19 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const child = spawn(options.cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const spawnError = new Promise<never>((_, reject) => child.once('error', reject));
   spawnError.catch(() => undefined); // observed below; a late error must not be unhandled
+  // The start of its stderr says why it stopped (a Go panic's message comes before its stack); the end, what it did last.
+  let head = '';
   let tail = '';
+  let dropped = false;
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
-    tail = (tail + chunk).slice(-4_000);
+    const rest = chunk.slice(Math.max(0, 2_000 - head.length));
+    head += chunk.slice(0, chunk.length - rest.length);
+    dropped ||= tail.length + rest.length > 2_000;
+    tail = (tail + rest).slice(-2_000);
     for (const line of chunk.split('\n')) if (line.trim()) options.onLog?.(line);
   });
+  const stderr = () => (dropped ? `${head}\n…\n${tail}` : head + tail);
   if (child.pid === undefined) await spawnError;
   writeFileSync(pidFile, `${child.pid}\n`);
   if (options.nice !== undefined && child.pid !== undefined) setSessionGroupNice(child.pid, options.nice);
@@ -138,7 +145,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   };
 
   try {
-    await Promise.race([waitUntilServing(address, options.namespace, child, options.readyTimeoutMs ?? 60_000, () => tail), spawnError]);
+    await Promise.race([waitUntilServing(address, options.namespace, child, options.readyTimeoutMs ?? 60_000, stderr), spawnError]);
   } catch (err) {
     await stop(2_000);
     throw err;
