@@ -3,6 +3,7 @@ import path from 'node:path';
 import { freePort } from '../core/embedded/ports.js';
 import type { WorkerStartMessage } from '../core/embedded/workerProtocol.js';
 import { ROOT } from './support/paths.js';
+import { stopProcess } from './support/workerProcess.js';
 
 /**
  * Ctrl-C on `npm start` while its worker process is still starting (just
@@ -42,8 +43,7 @@ describe("npm start's worker process stopped while it starts", () => {
       expect(outcome).toEqual({ code: 0, signal: null });
       expect(performance.now() - signalled).toBeLessThan(10_000);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
+      await stopProcess(child, 'SIGKILL');
     }
   }, 40_000);
 });

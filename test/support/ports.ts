@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { isPortFree } from '../../core/embedded/ports.js';
 
-/** The kernel's range for the local ports of outgoing connections (Linux), else its usual default. */
-function ephemeralRange(): [number, number] {
+/** The lowest port the kernel gives outgoing connections (Linux), else the IANA range's start most kernels use. */
+function ephemeralLow(): number {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low > 0 && high >= low) return [low, high];
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (low > 0) return low;
   } catch {
-    // Not Linux: the IANA range most kernels use.
+    // Not Linux.
   }
-  return [49152, 65535];
+  return 49152;
 }
 
 /**
@@ -20,11 +20,11 @@ function ephemeralRange(): [number, number] {
  * `freePort()` answers from that range.
  */
 export async function portForLater(host = '127.0.0.1'): Promise<number> {
-  const [ephemeralLow] = ephemeralRange();
-  const low = Math.max(1024, Math.min(20_000, ephemeralLow - 2_000));
+  const high = ephemeralLow();
+  const low = Math.max(1024, Math.min(20_000, high - 2_000));
   for (let attempt = 0; attempt < 100; attempt++) {
-    const port = low + Math.floor(Math.random() * (ephemeralLow - low));
+    const port = low + Math.floor(Math.random() * (high - low));
     if (await isPortFree(port, host)) return port;
   }
-  throw new Error(`no free port between ${low} and ${ephemeralLow}`);
+  throw new Error(`no free port between ${low} and ${high}`);
 }
