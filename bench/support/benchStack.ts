@@ -11,6 +11,7 @@ import { startEmbeddedServices, type EmbeddedServices } from '../../core/embedde
 import { freePort } from '../../core/embedded/ports.js';
 import { createLogger } from '../../core/logger.js';
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from '../lib/db.js';
+import { measureMachineSpeed, type MachineSpeed } from '../lib/machineSpeed.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BENCH_KEY = 'bench-admin-key-0123456789abcdef';
@@ -144,10 +145,20 @@ export async function startBenchStack(options: { database: string; env?: Record<
   return stack;
 }
 
+/** This run's reading of the machine's speed: taken once, so every file a benchmark writes carries the same one. */
+let machineSpeed: MachineSpeed | undefined;
+
+/**
+ * Writes bench/results/<name>.json, with `machine_speed` added to an object
+ * result: how fast this machine's CPU was, read when the benchmark finished
+ * (its services idle), so figures from different machines can be compared.
+ */
 export function writeResult(name: string, result: unknown): string {
   const dir = path.join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const isObject = typeof result === 'object' && result !== null && !Array.isArray(result);
+  const written = isObject ? { ...result, machine_speed: (machineSpeed ??= measureMachineSpeed()) } : result;
+  writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   return file;
 }
