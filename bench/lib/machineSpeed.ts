@@ -6,6 +6,7 @@
 // same workload for good, which a benchmarking library's changing internals
 // would not guarantee.
 import os from 'node:os';
+import { percentile, round2 } from './stats.js';
 
 /** The workload's result, fixed: a changed workload would make older readings incomparable. */
 export const WORKLOAD_CHECKSUM = 1_267_248_754;
@@ -50,13 +51,6 @@ export function runWorkload(): number {
   return (hash ^ numbers[numbers.length >> 1]) >>> 0;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 /** Times the workload REPETITIONS times (after a warm-up run that checks it) on this thread: about a second. */
 export function measureMachineSpeed(): MachineSpeed {
   if (runWorkload() !== WORKLOAD_CHECKSUM) throw new Error('the machine-speed workload changed: its readings would not compare with earlier ones');
@@ -74,8 +68,8 @@ export function measureMachineSpeed(): MachineSpeed {
   return {
     cores: os.cpus().length,
     cpu_model: os.cpus()[0]?.model ?? 'unknown',
-    workload_cpu_ms: round2(median(cpu)),
+    workload_cpu_ms: round2(percentile(cpu, 50)),
     workload_cpu_ms_min: round2(Math.min(...cpu)),
-    wall_over_cpu: round2(median(ratios)),
+    wall_over_cpu: round2(percentile(ratios, 50)),
   };
 }
