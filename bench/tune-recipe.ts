@@ -83,6 +83,7 @@ async function main() {
     neighbour_weight: 0,
     speaker_boost: 0,
     answer_type_boost: 0,
+    direct_answer_boost: 0,
   });
   for (const c of conversations) {
     const ids = new Set(c.turns.map((t) => t.diaId));
@@ -102,7 +103,7 @@ async function main() {
         const every = [...all.lists, ...[...graph.values()].flat()].flatMap((l) => l.hits.map((h) => ({ kind: l.kind, id: h.id })));
         const ids = (kind: string) => [...new Set(every.filter((h) => h.kind === kind).map((h) => h.id))];
         const candidates = { episodeIds: ids('episode'), factIds: ids('fact'), sourceEpisodeIds: ids('episode'), sourceFactIds: ids('fact') };
-        return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, all) };
+        return { base: all.lists.filter((l) => l.signal !== 'graph'), links: await loadConversationLinks(db, scope, candidates, { ...all, subjectIds: all.namedEntityIds }) };
       });
       cases.push({ conversation: c.key, category: q.category, evidence, base, graph, links });
     }
@@ -156,6 +157,7 @@ async function main() {
     { label: 'neighbour_weight', values: [0, 0.1, 0.2, 0.3, 0.5], apply: (r: Recipe, v: number) => ({ ...r, neighbour_weight: v }) },
     { label: 'speaker_boost', values: [0, 0.1, 0.2, 0.5, 1], apply: (r: Recipe, v: number) => ({ ...r, speaker_boost: v }) },
     { label: 'answer_type_boost', values: [0, 0.1, 0.2, 0.3, 0.5, 1], apply: (r: Recipe, v: number) => ({ ...r, answer_type_boost: v }) },
+    { label: 'direct_answer_boost', values: [0, 0.2, 0.5, 1], apply: (r: Recipe, v: number) => ({ ...r, direct_answer_boost: v }) },
   ];
   let best: Recipe = { ...RECIPES.default, name: 'tuned' };
   let bestScore = recallAt(best, tune);

@@ -29,13 +29,13 @@ describe('answer-type re-ranking (real Postgres)', () => {
     ids.likes = await insertFact(api.deps.pool, { namespace: NS, subjectId: ids.kevin, predicate: 'likes', value: 'quiet holidays', factText: 'Kevin likes quiet holidays', episodeIds: [ids.home] });
   });
 
-  const load = (answerTypes: Array<'place' | 'person'>, namedEntityIds: string[] = []) =>
+  const load = (answerTypes: Array<'place' | 'person'>, namedEntityIds: string[] = [], subjectIds: string[] = []) =>
     withReadClient(api.deps.readPool, (db) =>
       loadConversationLinks(
         db,
         scope,
         { episodeIds: [ids.lisbon, ids.home, ids.atlantis], factIds: [ids.visited, ids.likes], sourceEpisodeIds: [], sourceFactIds: [] },
-        { speakerNames: [], answerTypes, namedEntityIds },
+        { speakerNames: [], answerTypes, namedEntityIds, subjectIds },
       ),
     );
 
@@ -53,6 +53,17 @@ describe('answer-type re-ranking (real Postgres)', () => {
     expect((await load(['person'])).episodes.get(ids.home)?.answerTyped).toBe(true);
     const named = await load(['person'], [ids.kevin]);
     expect([...named.episodes.values()].some((e) => e.answerTyped)).toBe(false);
+  });
+
+  it('flags the typed facts whose subject the query names: direct answers', async () => {
+    const direct = await load(['place'], [ids.kevin], [ids.kevin]);
+    expect([...direct.answerTypedFacts]).toEqual([ids.visited]);
+    expect([...direct.namedSubjectFacts]).toEqual([ids.visited]);
+    // Another subject, or none asked for: typed, not direct.
+    expect((await load(['place'], [], [ids.visited])).namedSubjectFacts.size).toBe(0);
+    expect((await load(['place'])).namedSubjectFacts.size).toBe(0);
+    // No answer type: no fact is a direct answer, however it is named.
+    expect((await load([], [ids.kevin], [ids.kevin])).namedSubjectFacts.size).toBe(0);
   });
 
   it('flags nothing when the question asks for no entity type', async () => {

@@ -36,7 +36,7 @@ describe('conversation-aware search (real Postgres)', () => {
   it("links each turn to its neighbours in the same conversation, within an hour, and flags the named speaker's turns", async () => {
     const scope = { namespace: NS, now: NOW, includeForgotten: false };
     const links = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater, ids.later], factIds: [], sourceEpisodeIds: [ids.question, ids.answer, ids.hoursLater], sourceFactIds: [] }, { speakerNames: ['akib'], answerTypes: [], namedEntityIds: [] }),
+      loadConversationLinks(db, scope, { episodeIds: [ids.question, ids.answer, ids.hoursLater, ids.later], factIds: [], sourceEpisodeIds: [ids.question, ids.answer, ids.hoursLater], sourceFactIds: [] }, { speakerNames: ['akib'], answerTypes: [], namedEntityIds: [], subjectIds: [] }),
     );
     expect(links.episodes.get(ids.question)).toEqual({ answerTyped: false, namedSpeaker: false, previous: ids.hello, next: ids.answer });
     // The forgotten turn between them is skipped; the other run's and the other user's turns never count.
@@ -44,7 +44,7 @@ describe('conversation-aware search (real Postgres)', () => {
     expect(links.episodes.get(ids.hoursLater)).toEqual({ answerTyped: false, namedSpeaker: true, previous: null, next: null });
     // As of a moment between two turns, the later one has not happened yet.
     const before = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, { ...scope, asOf: new Date(at(2.5)) }, { episodeIds: [ids.answer], factIds: [], sourceEpisodeIds: [ids.answer], sourceFactIds: [] }, { speakerNames: [], answerTypes: [], namedEntityIds: [] }),
+      loadConversationLinks(db, { ...scope, asOf: new Date(at(2.5)) }, { episodeIds: [ids.answer], factIds: [], sourceEpisodeIds: [ids.answer], sourceFactIds: [] }, { speakerNames: [], answerTypes: [], namedEntityIds: [], subjectIds: [] }),
     );
     expect(before.episodes.get(ids.answer)).toEqual({ answerTyped: false, namedSpeaker: false, previous: ids.question, next: null });
     // Not a source: its speaker is checked, its neighbours are not looked up.
@@ -54,7 +54,7 @@ describe('conversation-aware search (real Postgres)', () => {
   it('links a candidate fact to the turn it came from, and that turn to its neighbours', async () => {
     const scope = { namespace: NS, now: NOW, includeForgotten: false };
     const links = await withReadClient(api.deps.readPool, (db) =>
-      loadConversationLinks(db, scope, { episodeIds: [], factIds: [], sourceEpisodeIds: [], sourceFactIds: [ids.fact] }, { speakerNames: [], answerTypes: [], namedEntityIds: [] }),
+      loadConversationLinks(db, scope, { episodeIds: [], factIds: [], sourceEpisodeIds: [], sourceFactIds: [ids.fact] }, { speakerNames: [], answerTypes: [], namedEntityIds: [], subjectIds: [] }),
     );
     expect(links.factEpisodes.get(ids.fact)).toEqual([ids.answer]);
     expect(links.episodes.get(ids.answer)).toEqual({ answerTyped: false, namedSpeaker: false, previous: ids.question, next: ids.later });

@@ -28,6 +28,8 @@ export interface ConversationLinks {
   factEpisodes: Map<string, string[]>;
   /** Candidate facts whose object is an entity of an expected answer type. */
   answerTypedFacts: Set<string>;
+  /** Candidate facts about an entity the query names (their subject is one of `subjectIds`). */
+  namedSubjectFacts: Set<string>;
 }
 
 /** What the query says about the answer, for the candidates' flags. */
@@ -38,11 +40,14 @@ export interface LinkQuery {
   answerTypes: EntityType[];
   /** Entities the query names: "Who does Emi meet?" is not answered by a turn that mentions Emi. */
   namedEntityIds: string[];
+  /** Entities whose facts the question is about ("Where does Ana work?": Ana's), for direct answers; empty to skip. */
+  subjectIds: string[];
 }
 
 interface LinkRow {
   kind: 'episode' | 'fact';
   id: string;
+  /** An episode said by a person the query names; a fact whose subject the query names. */
   named_speaker: boolean;
   answer_typed: boolean;
   previous: string | null;
@@ -54,7 +59,7 @@ interface LinkRow {
  * One statement: for candidate episodes, whether a person named in the query
  * said them and whether they mention an entity of an expected answer type
  * that the query does not name; for candidate facts, whether their object is
- * such an entity; for the
+ * such an entity and, if so, whether their subject is one the query names; for the
  * sources (episodes, and the episodes source facts came from), also the turns
  * just before and after them in the same conversation, at most
  * NEIGHBOUR_GAP_MINUTES away, that the scope can see.
@@ -65,7 +70,7 @@ export async function loadConversationLinks(
   candidates: ConversationCandidates,
   query: LinkQuery,
 ): Promise<ConversationLinks> {
-  const links: ConversationLinks = { episodes: new Map(), factEpisodes: new Map(), answerTypedFacts: new Set() };
+  const links: ConversationLinks = { episodes: new Map(), factEpisodes: new Map(), answerTypedFacts: new Set(), namedSubjectFacts: new Set() };
   const { episodeIds, sourceEpisodeIds, sourceFactIds, factIds } = candidates;
   if (!episodeIds.length && !sourceEpisodeIds.length && !sourceFactIds.length && !factIds.length) return links;
   const p = new SqlParams();
@@ -77,8 +82,10 @@ export async function loadConversationLinks(
     ? `EXISTS (SELECT 1 FROM entity_episode ee JOIN entity en ON en.id = ee.entity_id WHERE ee.episode_id = e.id AND ${answerEntity})`
     : 'false';
   // Typed facts ride in the same statement as rows of their own (kind 'fact'): one round trip per search.
+  // Parameters are added only where the statement uses them (an unused one has no type to infer).
+  const namedSubject = () => (query.subjectIds.length ? `f.subject_id = ANY(${p.add(query.subjectIds)}::uuid[])` : 'false');
   const typedFacts = answerEntity
-    ? `UNION ALL SELECT 'fact', f.id, false, true, NULL, NULL, '{}' FROM fact f JOIN entity en ON en.id = f.object_id
+    ? `UNION ALL SELECT 'fact', f.id, ${namedSubject()}, true, NULL, NULL, '{}' FROM fact f JOIN entity en ON en.id = f.object_id
        WHERE f.id = ANY(${p.add(factIds)}::uuid[]) AND ${answerEntity}`
     : '';
   const gap = `${p.add(NEIGHBOUR_GAP_MINUTES)} * interval '1 minute'`;
@@ -114,6 +121,7 @@ export async function loadConversationLinks(
   for (const row of rows) {
     if (row.kind === 'fact') {
       links.answerTypedFacts.add(row.id);
+      if (row.named_speaker) links.namedSubjectFacts.add(row.id);
       continue;
     }
     links.episodes.set(row.id, { namedSpeaker: row.named_speaker, answerTyped: row.answer_typed, previous: row.previous, next: row.next });
@@ -164,6 +172,11 @@ export function conversationCandidates(fused: Fused[], query: LinkQuery, neighbo
  * - a turn that mentions, or a fact whose object is, an entity of the type the
  *   question asks for ("Where…", "What countries…": a place) scores
  *   `1 + answer_type_boost` times as much;
+ * - such a fact whose subject is an entity the query names answers it
+ *   directly and scores `1 + direct_answer_boost` times more again: "Where
+ *   does Ana work?" is answered by "Ana works at Globex", which otherwise
+ *   ranked below Ana's own turn "Carla works at Initech" (said by Ana and
+ *   naming a company, it had both the speaker and the answer-type boost);
  * - the turns just before and after the best candidates (an episode, or the
  *   episodes a fact came from) gain `neighbour_weight` times its score,
  *   because a turn often only makes sense with its neighbour: the question
@@ -174,10 +187,13 @@ export function conversationCandidates(fused: Fused[], query: LinkQuery, neighbo
 export function rerankByConversation(
   fused: Fused[],
   links: ConversationLinks,
-  recipe: Pick<Recipe, 'neighbour_weight' | 'speaker_boost' | 'answer_type_boost'>,
+  recipe: Pick<Recipe, 'neighbour_weight' | 'speaker_boost' | 'answer_type_boost' | 'direct_answer_boost'>,
 ): Fused[] {
   const boostOf = (f: Fused): number => {
-    if (f.kind === 'fact') return links.answerTypedFacts.has(f.id) ? 1 + recipe.answer_type_boost : 1;
+    if (f.kind === 'fact') {
+      if (!links.answerTypedFacts.has(f.id)) return 1;
+      return (1 + recipe.answer_type_boost) * (links.namedSubjectFacts.has(f.id) ? 1 + recipe.direct_answer_boost : 1);
+    }
     const own = f.kind === 'episode' ? links.episodes.get(f.id) : undefined;
     return (own?.namedSpeaker ? 1 + recipe.speaker_boost : 1) * (own?.answerTyped ? 1 + recipe.answer_type_boost : 1);
   };

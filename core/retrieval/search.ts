@@ -95,6 +95,7 @@ export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: S
     speakerNames: recipe.speaker_boost > 0 ? rankings.speakerNames : [],
     answerTypes: recipe.answer_type_boost > 0 ? rankings.answerTypes : [],
     namedEntityIds: rankings.namedEntityIds,
+    subjectIds: recipe.answer_type_boost > 0 && recipe.direct_answer_boost > 0 ? rankings.namedEntityIds : [],
   };
   const neighbours = recipe.neighbour_weight > 0;
   if (!neighbours && !query.speakerNames.length && !query.answerTypes.length) return fused;
