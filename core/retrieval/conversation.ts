@@ -28,7 +28,7 @@ export interface ConversationLinks {
   factEpisodes: Map<string, string[]>;
   /** Candidate facts whose object is an entity of an expected answer type. */
   answerTypedFacts: Set<string>;
-  /** Candidate facts about an entity the query names (their subject is one of `subjectIds`). */
+  /** Those of `answerTypedFacts` whose subject is one of the query's `subjectIds`: direct answers. */
   namedSubjectFacts: Set<string>;
 }
 
