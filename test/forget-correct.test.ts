@@ -1,5 +1,6 @@
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
+import type { SearchResponse } from '../client/types.js';
 
 interface ErrorBody {
   error: { code: string; message: string; details: Array<{ field: string; message: string }> | null };
@@ -13,9 +14,6 @@ interface Fact {
   sensitivity: string;
   forgotten_at: string | null;
   previous_values: Array<Record<string, unknown>>;
-}
-interface SearchBody {
-  results: Array<{ type: string; id: string; snippet: string }>;
 }
 interface ContextBody {
   text: string;
@@ -55,7 +53,7 @@ describe('forget / restore memories and audited fact corrections', () => {
   const factIds = async (key = agent.key) =>
     (await stack.request<{ facts: Fact[] }>('GET', `/v1/facts?namespace=${NS}`, undefined, key)).body.facts.map((f) => f.id).sort();
   const search = async (query: string) =>
-    (await stack.request<SearchBody>('POST', '/v1/search', { namespace: NS, query, k: 20 }, agent.key)).body.results;
+    (await stack.request<SearchResponse>('POST', '/v1/search', { namespace: NS, query, k: 20 }, agent.key)).body.results;
   const audit = async (action: string, targetId?: string) => {
     const { rows } = await stack.deps.pool.query<{ actor: string; target_id: string; before: unknown; after: unknown; request_id: string | null }>(
       `SELECT actor, target_id, before, after, request_id FROM audit_log WHERE namespace = $1 AND action = $2 AND ($3::text IS NULL OR target_id = $3) ORDER BY id`,

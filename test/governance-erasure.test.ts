@@ -3,6 +3,7 @@ import { createApiKey } from '../core/auth/apiKeys.js';
 import { ERASE_USER_WORKFLOW_TYPE, eraseWorkflowId, type EraseUserInput } from '../core/governance/contracts.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 import { spawnWorkerProcess, stopProcess } from './support/workerProcess.js';
+import type { SearchResponse } from '../client/types.js';
 
 const NS = 'gov-erase';
 const OTHER_NS = 'gov-erase-other';
@@ -18,9 +19,6 @@ interface ErasureBody {
   batches: number;
   user_hash: string;
   finished_at: string | null;
-}
-interface SearchBody {
-  results: Array<{ type: string; id: string; snippet: string }>;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -112,9 +110,9 @@ describe('erasure of a user (DELETE /v1/users/:user_id, eraseUser workflow)', ()
 
     // No read finds the word.
     // Over the whole namespace the nearest vectors are Bob's; nothing of hers, nothing with the word.
-    const everyone = (await stack.request<SearchBody>('POST', '/v1/search', { namespace: NS, query: WORD, k: 50 })).body.results;
+    const everyone = (await stack.request<SearchResponse>('POST', '/v1/search', { namespace: NS, query: WORD, k: 50 })).body.results;
     expect(everyone.filter((r) => new RegExp(WORD, 'i').test(r.snippet) || mira.some((m) => m.id === r.id))).toEqual([]);
-    expect((await stack.request<SearchBody>('POST', '/v1/search', { namespace: NS, query: WORD, user_id: 'mira' })).body.results).toEqual([]);
+    expect((await stack.request<SearchResponse>('POST', '/v1/search', { namespace: NS, query: WORD, user_id: 'mira' })).body.results).toEqual([]);
     const context = await stack.request<{ text: string }>('GET', `/v1/context?namespace=${NS}&user_id=mira&query=${WORD}`);
     expect(context.body.text).not.toMatch(new RegExp(WORD, 'i'));
     expect((await stack.request<{ entities: unknown[] }>('GET', `/v1/entities?namespace=${NS}&q=${WORD}&include_forgotten=true`)).body.entities).toEqual([]);
@@ -156,7 +154,7 @@ describe('erasure of a user (DELETE /v1/users/:user_id, eraseUser workflow)', ()
     expect((await stack.request<{ status: string }>('GET', `/v1/memories/${bob.id}`)).body.status).toBe('extracted');
     expect((await stack.request<{ facts: unknown[] }>('GET', `/v1/facts?namespace=${NS}&user_id=bob`)).body.facts.length).toBeGreaterThan(0);
     expect((await stack.request<{ id: string }>('GET', `/v1/memories/${elsewhere.id}`)).body.id).toBe(elsewhere.id);
-    const other = await stack.request<SearchBody>('POST', '/v1/search', { namespace: OTHER_NS, query: OTHER_WORD, user_id: 'mira' });
+    const other = await stack.request<SearchResponse>('POST', '/v1/search', { namespace: OTHER_NS, query: OTHER_WORD, user_id: 'mira' });
     expect(other.body.results.length).toBeGreaterThan(0);
     expect((await rowsHolding(OTHER_WORD)).length).toBeGreaterThan(0);
 

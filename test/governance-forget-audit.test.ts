@@ -1,5 +1,6 @@
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
+import type { SearchResponse } from '../client/types.js';
 
 const NS = 'gov-forget';
 
@@ -7,9 +8,6 @@ interface Fact {
   id: string;
   fact_text: string;
   object: { id: string; name: string } | null;
-}
-interface SearchBody {
-  results: Array<{ type: string; id: string }>;
 }
 interface AuditPage {
   entries: Array<{ id: string; action: string; actor: string; target_type: string; target_id: string; request_id: string | null; created_at: string }>;
@@ -41,7 +39,7 @@ describe('forget/restore of facts and entities, sensitivity, and the audit route
   const factIds = async (query = '', key = agent.key) =>
     (await stack.request<{ facts: Fact[] }>('GET', `/v1/facts?namespace=${NS}&user_id=lena${query}`, undefined, key)).body.facts.map((f) => f.id);
   const searchIds = async (query: string) =>
-    (await stack.request<SearchBody>('POST', '/v1/search', { namespace: NS, user_id: 'lena', query, k: 20 }, agent.key)).body.results.map((r) => r.id);
+    (await stack.request<SearchResponse>('POST', '/v1/search', { namespace: NS, user_id: 'lena', query, k: 20 }, agent.key)).body.results.map((r) => r.id);
   const contextFactIds = async (query: string) =>
     (await stack.request<{ facts: Array<{ id: string }> }>('GET', `/v1/context?namespace=${NS}&user_id=lena&query=${encodeURIComponent(query)}`, undefined, agent.key)).body.facts.map((f) => f.id);
 

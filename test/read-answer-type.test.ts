@@ -1,14 +1,12 @@
 import { loadConversationLinks } from '../core/retrieval/conversation.js';
 import { withReadClient } from '../core/retrieval/sql.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import type { SearchResponse } from '../client/types.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'answer-type';
 const scope = { namespace: NS, now: NOW, includeForgotten: false };
 
-interface SearchBody {
-  results: Array<{ type: string; id: string }>;
-}
 
 describe('answer-type re-ranking (real Postgres)', () => {
   let api: ReadApi;
@@ -74,8 +72,8 @@ describe('answer-type re-ranking (real Postgres)', () => {
 
   it('ranks the turn naming a place first for a "where" question once the boost is on', async () => {
     const search = (recipe: unknown) =>
-      api.request<SearchBody>('POST', '/v1/search', { namespace: NS, query: 'Where did Kevin spend the holiday week?', kinds: ['episodes'], recipe });
-    const position = (body: SearchBody, id: string) => body.results.findIndex((r) => r.id === id);
+      api.request<SearchResponse>('POST', '/v1/search', { namespace: NS, query: 'Where did Kevin spend the holiday week?', kinds: ['episodes'], recipe });
+    const position = (body: SearchResponse, id: string) => body.results.findIndex((r) => r.id === id);
     const off = await search({ answer_type_boost: 0 });
     expect(off.status).toBe(200);
     // Without the boost, the turn with more of the query's words wins.

@@ -1,14 +1,12 @@
 import { loadConversationLinks } from '../core/retrieval/conversation.js';
 import { withReadClient } from '../core/retrieval/sql.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import type { SearchResponse } from '../client/types.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'conversation';
 const at = (minute: number) => new Date(Date.parse('2026-06-01T08:00:00Z') + minute * 60_000).toISOString();
 
-interface SearchBody {
-  results: Array<{ type: string; id: string; matched_by: string[] }>;
-}
 
 describe('conversation-aware search (real Postgres)', () => {
   let api: ReadApi;
@@ -62,7 +60,7 @@ describe('conversation-aware search (real Postgres)', () => {
 
   it('finds the answer that shares no word with the query through the question before it', async () => {
     const search = (recipe: unknown) =>
-      api.request<SearchBody>('POST', '/v1/search', { namespace: NS, query: 'What does Akib eat for breakfast?', kinds: ['episodes'], recipe });
+      api.request<SearchResponse>('POST', '/v1/search', { namespace: NS, query: 'What does Akib eat for breakfast?', kinds: ['episodes'], recipe });
     const on = await search('default');
     expect(on.status).toBe(200);
     const answer = on.body.results.find((r) => r.id === ids.answer);
@@ -70,7 +68,7 @@ describe('conversation-aware search (real Postgres)', () => {
     expect(on.body.results.map((r) => r.id)).not.toContain(ids.forgotten);
     const off = await search({ neighbour_weight: 0 });
     expect(off.status).toBe(200);
-    const position = (body: SearchBody) => body.results.findIndex((r) => r.id === ids.answer);
+    const position = (body: SearchResponse) => body.results.findIndex((r) => r.id === ids.answer);
     expect(position(on.body)).toBeLessThan(position(off.body) === -1 ? Infinity : position(off.body));
   });
 

@@ -1,11 +1,9 @@
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import type { SearchResponse } from '../client/types.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'direct-answer';
 
-interface SearchBody {
-  results: Array<{ type: string; id: string }>;
-}
 
 // "Where does Ana work?" over a conversation where Ana also says where Carla works: the fact about Ana answers it;
 // Ana's turn about Carla has the speaker boost and names a company, so it outranked that fact before direct answers.
@@ -34,7 +32,7 @@ describe('direct answers in search (real Postgres)', () => {
   });
 
   const search = async (recipe: unknown) => {
-    const res = await api.request<SearchBody>('POST', '/v1/search', { namespace: NS, query: 'where does Ana work', kinds: ['episodes', 'facts'], recipe });
+    const res = await api.request<SearchResponse>('POST', '/v1/search', { namespace: NS, query: 'where does Ana work', kinds: ['episodes', 'facts'], recipe });
     expect(res.status).toBe(200);
     return res.body.results.map((r) => r.id);
   };

@@ -1,22 +1,11 @@
 import { createApiKey } from '../core/auth/apiKeys.js';
 import { fuse } from '../core/retrieval/fusion.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import type { SearchResponse } from '../client/types.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'acme';
 
-interface Result {
-  type: 'episode' | 'fact' | 'entity';
-  id: string;
-  score: number;
-  snippet: string;
-  matched_by: string[];
-  episode_ids: string[];
-  occurred_at: string | null;
-}
-interface SearchBody {
-  results: Result[];
-}
 interface ErrorBody {
   error: { code: string; message: string; details: Array<{ field: string; message: string }> | null };
 }
@@ -83,7 +72,7 @@ describe('POST /v1/search', () => {
   });
 
 
-  const search = (body: Record<string, unknown>, key?: string) => api.request<SearchBody & ErrorBody>('POST', '/v1/search', { namespace: NS, ...body }, key);
+  const search = (body: Record<string, unknown>, key?: string) => api.request<SearchResponse & ErrorBody>('POST', '/v1/search', { namespace: NS, ...body }, key);
 
   it('keyword signal: full-text OR query ranks the turn sharing the most terms first', async () => {
     const { status, body } = await search({ query: 'lasagna dinner trattoria recipe', recipe: 'keyword_only' });
