@@ -51,6 +51,12 @@ export class HttpError extends Error {
 /** Seconds a request refused because PostgreSQL is unreachable is told to wait (a restart takes a few). */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
+/** Seconds a request refused because Temporal did not answer in time is told to wait (the API's calls give it a few seconds). */
+export const TEMPORAL_RETRY_AFTER_SECONDS = 2;
+
+/** Temporal could not take a start, signal or update in time: nothing was done, and the client may retry (503 with Retry-After, as every 503). */
+export const temporalUnavailable = (message: string) => new HttpError('unavailable', message, { retry_after_seconds: TEMPORAL_RETRY_AFTER_SECONDS });
+
 export const notFound = (what: string) => new HttpError('not_found', `${what} not found`);
 
 /** zod issues as `{field, message}` pairs, so clients see each invalid field. */

@@ -109,6 +109,26 @@ describe('API platform (auth, errors, health) against real Postgres and Temporal
     }
   });
 
+  it('a task or dream run Temporal cannot start is 503 with Retry-After, like every 503', async () => {
+    const dead = `127.0.0.1:${await freePort()}`;
+    const down = await startApi(db, dead);
+    try {
+      const send = (path: string, body: unknown) =>
+        fetch(`${down.url}${path}`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        });
+      for (const res of [await send('/v1/tasks', { intent: 'weekly digest', schedule: { every: '1h' }, namespace: 'ns-a' }), await send('/v1/dream/run', {})]) {
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('2');
+        expect(expectErrorShape(await res.json(), 'unavailable').details).toEqual({ retry_after_seconds: 2 });
+      }
+    } finally {
+      await stopApi(down);
+    }
+  }, 30_000);
+
   it('a missing key is 401', async () => {
     const res = await get('/v1/memories');
     expect(res.status).toBe(401);

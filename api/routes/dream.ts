@@ -8,7 +8,7 @@ import { DREAM_WORKFLOW_TYPE, dreamWorkflowId, type DreamInput } from '../../cor
 import { createRunRow, failRun, listRuns, loadRun, runView } from '../../core/dream/runs.js';
 import { withDeadline } from '../../core/temporal/client.js';
 import { namespaceFor, principalOf, requireRole } from '../auth.js';
-import { HttpError, notFound } from '../errors.js';
+import { notFound, temporalUnavailable } from '../errors.js';
 import { namespaceSchema, uuidSchema } from '../schemas/common.js';
 
 export const runBodySchema = z.strictObject({ namespace: namespaceSchema.optional() }).optional();
@@ -59,7 +59,7 @@ export function dreamRoutes(deps: Deps): Router {
     } catch (err) {
       req.log.warn({ err, runId }, 'could not start the dream workflow');
       await failRun(deps.pool, runId, 'Temporal was unavailable: the run never started');
-      throw new HttpError('unavailable', 'Temporal is unavailable: the dream run could not start; try again');
+      throw temporalUnavailable('Temporal is unavailable: the dream run could not start; try again');
     }
     res.status(202).json({ run_id: runId, workflow_id: workflowId });
   });

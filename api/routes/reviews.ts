@@ -11,7 +11,7 @@ import { decisionProblem } from '../../core/reviews/reviewState.js';
 import { REVIEW_WORKFLOW_TYPE, reviewWorkflowId, type ReviewWorkflowInput } from '../../core/reviews/start.js';
 import { withDeadline } from '../../core/temporal/client.js';
 import { principalOf, namespaceFor, requireRole } from '../auth.js';
-import { HttpError, notFound } from '../errors.js';
+import { HttpError, notFound, temporalUnavailable } from '../errors.js';
 import { namespaceSchema, uuidSchema } from '../schemas/common.js';
 
 export const listQuerySchema = z.strictObject({
@@ -90,7 +90,7 @@ export function reviewsRoutes(deps: Deps): Router {
       // The workflow already closed: it applied a decision (the row is about to say so).
       if (err instanceof WorkflowExecutionAlreadyStartedError) throw new HttpError('conflict', 'Review is already decided');
       req.log.warn({ err, workflowId }, 'could not signal review workflow');
-      throw new HttpError('unavailable', 'Temporal is unavailable: the decision was not recorded; retry later');
+      throw temporalUnavailable('Temporal is unavailable: the decision was not recorded; retry later');
     }
     await deps.pool.query('UPDATE review_item SET workflow_id = $2 WHERE id = $1 AND workflow_id IS NULL', [item.id, workflowId]);
     await writeAudit(deps.pool, { namespace: item.namespace, actor: by, requestId: String(req.id), workflowId }, [

@@ -21,7 +21,7 @@ import { scheduleProblem } from '../../core/tasks/schedule.js';
 import { findTask, listTasks, recentBursts, taskSummary, taskViewFromRow, type TaskRow } from '../../core/tasks/store.js';
 import { withDeadline } from '../../core/temporal/client.js';
 import { namespaceFor, principalOf, requireRole } from '../auth.js';
-import { HttpError, notFound } from '../errors.js';
+import { HttpError, notFound, temporalUnavailable } from '../errors.js';
 import { namespaceSchema, scopeIdSchema, uuidSchema } from '../schemas/common.js';
 
 /** `{every}` or `{cron}`, exactly one, each checked (an interval such as 15m; a five-field UTC cron expression). */
@@ -106,7 +106,7 @@ export function tasksRoutes(deps: Deps): Router {
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new HttpError('conflict', 'Task workflow is not running');
       req.log.warn({ err, taskId: task.id }, 'could not signal task');
-      throw new HttpError('unavailable', 'Temporal is unreachable: try again');
+      throw temporalUnavailable('Temporal is unreachable: try again');
     }
     await writeAudit(deps.pool, { namespace: task.namespace, actor: `key:${principalOf(req).keyId}`, requestId: String(req.id), workflowId: task.workflow_id }, [
       { action: `task.${name}`, targetType: 'persistent_task', targetId: task.id, before: { status: task.status }, after: args ?? null },
@@ -137,7 +137,7 @@ export function tasksRoutes(deps: Deps): Router {
     } catch (err) {
       if (!(err instanceof TaskNotStarted)) throw err;
       req.log.warn({ err: err.cause }, 'could not start task workflow');
-      throw new HttpError('unavailable', err.message);
+      throw temporalUnavailable(err.message);
     }
   });
 

@@ -12,7 +12,7 @@ import { userProfile } from '../../core/retrieval/profile.js';
 import { withReadClient } from '../../core/retrieval/sql.js';
 import { withDeadline } from '../../core/temporal/client.js';
 import { namespaceFor, principalOf, requireRole } from '../auth.js';
-import { HttpError, notFound } from '../errors.js';
+import { notFound, temporalUnavailable } from '../errors.js';
 import { isoInstantSchema, namespaceSchema, queryBoolean, scopeIdSchema } from '../schemas/common.js';
 import { readScopeOf } from './search.js';
 
@@ -108,7 +108,7 @@ export function userRoutes(deps: Deps): Router {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
         req.log.warn({ err }, 'could not start the erasure workflow');
         await failErasure(deps.pool, target, 'Temporal was unavailable: the erasure never started');
-        throw new HttpError('unavailable', 'Temporal is unavailable: the erasure could not start; try again');
+        throw temporalUnavailable('Temporal is unavailable: the erasure could not start; try again');
       }
     }
     res.status(202).json({ id: workflowId, workflow_id: workflowId, status: 'running' });
