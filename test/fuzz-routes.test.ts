@@ -292,6 +292,16 @@ describe('fuzzed bad input over every /v1 route', () => {
     expect(deep.body.error.details[0].message).toContain('nested more than 64 levels');
     // A read's search text may hold a NUL: the read path drops it.
     expect((await stack.request('POST', '/v1/search', { ...SAMPLES['POST /search'], query: 'Ada\u0000tea' })).status).toBe(200);
+    expect((await stack.request('GET', '/v1/context?namespace=fuzz&query=Ada%00tea')).status).toBe(200);
+    // Any other query-string value is a name, an id or a filter: a NUL there is refused, naming it (GET /v1/entities?q= answered 500).
+    for (const [path, field] of [
+      ['/v1/entities?namespace=fuzz&q=a%00b', 'query.q'],
+      ['/v1/audit?namespace=fuzz&actor=%00', 'query.actor'],
+      ['/v1/facts?namespace=fuzz&subject=Ada%00', 'query.subject'],
+    ]) {
+      const refused = await stack.request<Body>('GET', path);
+      expect({ path, status: refused.status, detail: refused.body.error?.details[0] }).toEqual({ path, status: 400, detail: { field, message: 'must not contain NUL characters', code: 'custom' } });
+    }
   });
 
   it('every /v1 route answers bad input with a 4xx in the error shape, never a 5xx, and writes nothing when refusing', async () => {
