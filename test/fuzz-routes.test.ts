@@ -304,6 +304,27 @@ describe('fuzzed bad input over every /v1 route', () => {
     }
   });
 
+  it('an instant PostgreSQL cannot store (year 0, or pushed past 0001 or 9999 by its offset) is a 400 naming the field', async () => {
+    type Body = { error: { details: Array<{ field: string; message: string }> } };
+    const message = 'must fall between 0001-01-01 and 9999-12-31 (UTC)';
+    for (const instant of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '9999-12-31T23:59:59-12:00']) {
+      const cases: Array<[string, string, unknown, string]> = [
+        ['POST', '/v1/memories', { ...SAMPLES['POST /memories'], occurred_at: instant }, 'occurred_at'],
+        ['POST', '/v1/facts', { ...SAMPLES['POST /facts'], fact: { subject: 'Ada', predicate: 'likes', object: 'Tea', valid_from: instant } }, 'fact.valid_from'],
+        ['GET', `/v1/facts?namespace=fuzz&as_of=${encodeURIComponent(instant)}`, undefined, 'as_of'],
+        ['POST', '/v1/search', { ...SAMPLES['POST /search'], as_of: instant }, 'as_of'],
+      ];
+      for (const [method, path, body, field] of cases) {
+        const res = await stack.request<Body>(method, path, body);
+        expect({ instant, path, status: res.status, detail: res.body.error?.details[0] }).toEqual({ instant, path, status: 400, detail: expect.objectContaining({ field, message }) });
+      }
+    }
+    // The ends themselves are fine.
+    for (const instant of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z']) {
+      expect((await stack.request('POST', '/v1/memories', { ...SAMPLES['POST /memories'], occurred_at: instant })).status).toBe(202);
+    }
+  });
+
   it('every /v1 route answers bad input with a 4xx in the error shape, never a 5xx, and writes nothing when refusing', async () => {
     const started = Date.now();
     for (const route of routes) {

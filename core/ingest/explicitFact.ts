@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableInstant } from '../domain/instant.js';
 import { PREDICATES } from '../domain/predicates.js';
 import { entityTypeSchema, memoryKindSchema, predicateFamilySchema, sensitivitySchema } from '../domain/types.js';
 import type { EntityCandidate, FactCandidate } from '../extraction/types.js';
@@ -23,8 +24,8 @@ export const explicitFactSchema = z
     importance: z.number().min(0).max(1).default(0.5),
     confidence: z.number().min(0).max(1).default(0.7),
     sensitivity: sensitivitySchema.optional(),
-    valid_from: z.iso.datetime({ offset: true }).optional(),
-    invalid_at: z.iso.datetime({ offset: true }).optional(),
+    valid_from: storableInstant().optional(),
+    invalid_at: storableInstant().optional(),
   })
   .refine((f) => (f.object === undefined) !== (f.value === undefined), { message: 'give exactly one of object or value', path: ['object'] });
 export type ExplicitFact = z.infer<typeof explicitFactSchema>;

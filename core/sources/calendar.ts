@@ -1,5 +1,6 @@
 import ical from 'node-ical';
 import { z } from 'zod';
+import { storableDate, storableInstant } from '../domain/instant.js';
 import type { EntityCandidate } from '../extraction/types.js';
 import { tripleText, type SourceDocument, type SourcedFact } from './document.js';
 
@@ -25,7 +26,7 @@ export interface CalendarEvent {
   location: string | null;
 }
 
-const instantOrDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'an ISO 8601 instant with offset, or a date (YYYY-MM-DD)' });
+const instantOrDate = z.union([storableInstant(), storableDate], { error: 'an ISO 8601 instant with offset, or a date (YYYY-MM-DD)' });
 
 /** "Alice Martin <alice@acme.com>", "alice@acme.com", "Alice Martin" or `{name, email}`. */
 const personSchema = z.union([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableInstant } from '../domain/instant.js';
 import { nameKey } from '../domain/canonical.js';
 import { PREDICATES } from '../domain/predicates.js';
 import { entityTypeSchema, type EntityType } from '../domain/types.js';
@@ -12,7 +13,7 @@ export const DEFAULT_JSON_CONFIDENCE = 0.9;
 
 const entityName = z.string().trim().min(1).max(200);
 const predicateName = z.string().trim().regex(/^[a-z][a-z0-9_]{0,63}$/, 'snake_case, e.g. works_at');
-const instant = z.iso.datetime({ offset: true });
+const instant = storableInstant();
 const literal = z.union([z.string().trim().min(1).max(300), z.number(), z.boolean()]);
 const confidence = z.number().min(0).max(1);
 
