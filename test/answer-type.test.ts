@@ -2,7 +2,13 @@ import { expectedAnswerTypes } from '../core/retrieval/answerType.js';
 
 describe('expected answer types (pure)', () => {
   it.each([
-    ['Where does Vanessa work?', ['place', 'organization']],
+    // Where someone works or studies is an employer or a school.
+    ['Where does Vanessa work?', ['organization']],
+    ["Where does Ana's brother study?", ['organization']],
+    ['Where did Kevin intern last summer?', ['organization']],
+    ['Where does Vanessa live?', ['place', 'organization']],
+    // The verb is too far from "where" to be what it asks about.
+    ['Where did Elise go after the long day she spent at work?', ['place', 'organization']],
     ['Where, besides the United States, has Elise visited?', ['place', 'organization']],
     ['What countries has Kate visited?', ['place']],
     ['In which city does Elise live?', ['place']],

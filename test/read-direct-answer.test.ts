@@ -3,6 +3,7 @@ import type { SearchResponse } from '../client/types.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'direct-answer';
+const NS_PLACES = 'direct-answer-places';
 
 
 // "Where does Ana work?" over a conversation where Ana also says where Carla works: the fact about Ana answers it;
@@ -29,6 +30,19 @@ describe('direct answers in search (real Postgres)', () => {
     ids.anaWorks = await insertFact(db, { namespace: NS, subjectId: ana, predicate: 'works_at', objectId: globex, factText: 'Ana works at Globex since last month.', episodeIds: [ids.globex] });
     ids.anaLives = await insertFact(db, { namespace: NS, subjectId: ana, predicate: 'lives_in', objectId: lisbon, factText: 'Ana lives in Lisbon.', episodeIds: [ids.lisbon] });
     ids.carlaWorks = await insertFact(db, { namespace: NS, subjectId: carla, predicate: 'works_at', objectId: initech, factText: 'Carla works at Initech.', episodeIds: [ids.carla] });
+
+    // As `npm start` met it: Ana's own turns name her and a place, so they have the speaker boost, her name's rare
+    // word and, while "where" asked for a place too, the answer type; the fact of where she works had only the last two.
+    const sayHere = (content: string, minute: number) =>
+      insertEpisode(db, { namespace: NS_PLACES, userId: 'ana', speaker: 'Ana', content, occurredAt: new Date(Date.parse('2026-06-01T08:00:00Z') + minute * 60_000).toISOString() });
+    ids.hereWork = await sayHere('I work at Globex since last month.', 0);
+    ids.hereLives = await sayHere('Ana lives in Lisbon.', 1);
+    ids.hereMoved = await sayHere('Ana moved to Lisbon in March.', 2);
+    const anaHere = await insertEntity(db, { namespace: NS_PLACES, name: 'Ana', type: 'person', episodeIds: [ids.hereWork, ids.hereLives, ids.hereMoved] });
+    const globexHere = await insertEntity(db, { namespace: NS_PLACES, name: 'Globex', type: 'organization', episodeIds: [ids.hereWork] });
+    const lisbonHere = await insertEntity(db, { namespace: NS_PLACES, name: 'Lisbon', type: 'place', episodeIds: [ids.hereLives, ids.hereMoved] });
+    ids.hereWorksFact = await insertFact(db, { namespace: NS_PLACES, subjectId: anaHere, predicate: 'works_at', objectId: globexHere, factText: 'Ana works at Globex since last month.', episodeIds: [ids.hereWork] });
+    ids.hereLivesFact = await insertFact(db, { namespace: NS_PLACES, subjectId: anaHere, predicate: 'lives_in', objectId: lisbonHere, factText: 'Ana lives in Lisbon as of March.', episodeIds: [ids.hereLives, ids.hereMoved] });
   });
 
   const search = async (recipe: unknown) => {
@@ -44,6 +58,18 @@ describe('direct answers in search (real Postgres)', () => {
     expect(ranked.indexOf(ids.anaWorks)).toBeLessThan(ranked.indexOf(ids.carla));
     // Carla's fact names a company too, but it is not about Ana: it gains nothing over her.
     expect(ranked.indexOf(ids.anaWorks)).toBeLessThan(ranked.indexOf(ids.carlaWorks));
+  });
+
+  it('where someone works is an organization: her turns about where she lives no longer lead', async () => {
+    const ask = async (query: string) =>
+      (await api.request<SearchResponse>('POST', '/v1/search', { namespace: NS_PLACES, query, kinds: ['episodes', 'facts'] })).body.results.map((r) => r.id);
+    const work = await ask('where does Ana work');
+    expect(work[0]).toBe(ids.hereWorksFact);
+    // Her turn that says where she works comes before the ones that only say where she lives (it came last before).
+    for (const place of [ids.hereMoved, ids.hereLivesFact]) expect(work.indexOf(ids.hereWork)).toBeLessThan(work.indexOf(place));
+    // Asked where she lives, the places lead.
+    const lives = await ask('where does Ana live');
+    expect(lives.slice(0, 3).sort()).toEqual([ids.hereLives, ids.hereMoved, ids.hereLivesFact].sort());
   });
 
   it('rejects an out-of-range direct_answer_boost with the field', async () => {

@@ -14,6 +14,14 @@ const TYPED_HEADS: Array<[RegExp, EntityType[]]> = [
 const HEAD_WINDOW = 4;
 
 /**
+ * Verbs that make "where" ask for an organization: where someone works or studies is an employer or a
+ * school ("Where does Ana work?" is answered by "Ana works at Globex", not by "Ana lives in Lisbon").
+ */
+const WORKPLACE_VERB = /^(work(s|ed|ing)?|employed|stud(y|ies|ied|ying)|intern(s|ed|ing)?)$/i;
+/** Words that may sit between "where" and that verb ("where does Ana's brother work"). */
+const VERB_WINDOW = 5;
+
+/**
  * Answer-type classification (question classification in QA retrieval, after
  * Li & Roth): the entity types a question's answer is likely to be, from its
  * wh-word and the noun after "which"/"what". Empty when the question asks for
@@ -25,11 +33,11 @@ export function expectedAnswerTypes(query: string): EntityType[] {
   const match = WH_WORD.exec(query);
   if (!match) return [];
   const wh = match[1].toLowerCase();
-  if (wh === 'where') return ['place', 'organization'];
+  const wordsAfter = (n: number) => query.slice(match.index + match[0].length).split(/[^\p{L}'-]+/u).filter(Boolean).slice(0, n);
+  if (wh === 'where') return wordsAfter(VERB_WINDOW).some((word) => WORKPLACE_VERB.test(word)) ? ['organization'] : ['place', 'organization'];
   if (wh === 'who' || wh === 'whom' || wh === 'whose') return ['person'];
   if (wh !== 'which' && wh !== 'what') return [];
-  const following = query.slice(match.index + match[0].length).split(/[^\p{L}'-]+/u).filter(Boolean).slice(0, HEAD_WINDOW);
-  for (const word of following) {
+  for (const word of wordsAfter(HEAD_WINDOW)) {
     const typed = TYPED_HEADS.find(([head]) => head.test(word));
     if (typed) return typed[1];
   }
