@@ -10,9 +10,9 @@ import { z } from 'zod';
  */
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
-export const INSTANT_RANGE_MESSAGE = 'must fall between 0001-01-01 and 9999-12-31 (UTC)';
+const INSTANT_RANGE_MESSAGE = 'must fall between 0001-01-01 and 9999-12-31 (UTC)';
 
-export function withinInstantRange(iso: string): boolean {
+function withinInstantRange(iso: string): boolean {
   const ms = Date.parse(iso);
   return ms >= EARLIEST_MS && ms <= LATEST_MS;
 }
