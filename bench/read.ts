@@ -10,7 +10,8 @@
 // synthetic per-user questions it sends agents' questions (`agent_queries`):
 // names, two entities in one question, names that are no dictionary word, with
 // and without `user_id`. Each phase reports the CPU milliseconds per request
-// of the API process and the PostgreSQL server, read from /proc.
+// of the API process and the PostgreSQL server, read from /proc, and the share
+// of the host's CPU the hypervisor gave to other guests meanwhile (steal).
 //
 // The closed-loop phases keep 8 requests in flight on two cores: their
 // latency is the machine's saturation (by Little's law, p50 ≈ connections /
@@ -36,6 +37,7 @@ import { loadCorpus, type LoadReport } from './lib/bulkLoad.js';
 import { relationSizes } from './lib/relationSizes.js';
 import { openLoop } from './lib/openLoop.js';
 import { Random } from './lib/random.js';
+import { readHostTicks, stealShare } from './lib/cpuSteal.js';
 import { cpuBetween, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
 
@@ -62,6 +64,8 @@ interface Phase {
   errors: number;
   /** CPU milliseconds per answered request, per process (from /proc; null where a process is not on this machine). */
   cpuMsPerRequest: Record<string, number | null>;
+  /** The share of the host's CPU time taken by other guests meanwhile (see lib/cpuSteal.ts): high, the phase measured a slower machine. */
+  cpuStealShare: number | null;
 }
 
 function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, seconds: number, seed: number): Promise<Phase> {
@@ -69,6 +73,7 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
   const latencies: number[] = [];
   let errors = 0;
   const cpuBefore = readCpu(cpuTargets);
+  const ticksBefore = readHostTicks();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -96,6 +101,7 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
           requests: result.requests.total,
           errors: errors + result.errors + result.timeouts,
           cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, perRequest(ms)])),
+          cpuStealShare: stealShare(ticksBefore, readHostTicks()),
         });
       },
     );
@@ -266,10 +272,11 @@ async function main() {
     search_namespace_p50_ms: searchNs.p50,
     search_namespace_p95_ms: searchNs.p95,
     agent_queries: Object.fromEntries(
-      Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps, cpu_ms_per_request: phase.cpuMsPerRequest }]),
+      Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps, cpu_ms_per_request: phase.cpuMsPerRequest, cpu_steal_share: phase.cpuStealShare }]),
     ),
     open_loop: { share_of_closed_loop_throughput: openShare, ...open },
     cpu_ms_per_request: { context: context.cpuMsPerRequest, search: search.cpuMsPerRequest, search_namespace: searchNs.cpuMsPerRequest },
+    cpu_steal_share: { context: context.cpuStealShare, search: search.cpuStealShare, search_namespace: searchNs.cpuStealShare },
     errors:
       context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0) + Object.values(open).reduce((n, phase) => n + phase.errors, 0),
     connections,

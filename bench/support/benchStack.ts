@@ -11,6 +11,7 @@ import { startEmbeddedServices, type EmbeddedServices } from '../../core/embedde
 import { freePort } from '../../core/embedded/ports.js';
 import { createLogger } from '../../core/logger.js';
 import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from '../lib/db.js';
+import { readHostTicks, stealShare } from '../lib/cpuSteal.js';
 import { measureMachineSpeed, type MachineSpeed } from '../lib/machineSpeed.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -146,19 +147,24 @@ export async function startBenchStack(options: { database: string; env?: Record<
 }
 
 /** This run's reading of the machine's speed: taken once, so every file a benchmark writes carries the same one. */
-let machineSpeed: MachineSpeed | undefined;
+let machineSpeed: (MachineSpeed & { cpu_steal_share: number | null }) | undefined;
+
+/** The host's CPU ticks when the benchmark started, for the steal over its whole run. */
+const ticksAtStart = readHostTicks();
 
 /**
  * Writes bench/results/<name>.json, with `machine_speed` added to an object
  * result: how fast this machine's CPU was, read when the benchmark finished
- * (its services idle), so figures from different machines can be compared.
+ * (its services idle), so figures from different machines can be compared,
+ * and `cpu_steal_share`: the share of the host's CPU time the hypervisor gave
+ * to other guests from the benchmark's start until then.
  */
 export function writeResult(name: string, result: unknown): string {
   const dir = path.join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
   const isObject = typeof result === 'object' && result !== null && !Array.isArray(result);
-  const written = isObject ? { ...result, machine_speed: (machineSpeed ??= measureMachineSpeed()) } : result;
+  const written = isObject ? { ...result, machine_speed: (machineSpeed ??= { ...measureMachineSpeed(), cpu_steal_share: stealShare(ticksAtStart, readHostTicks()) }) } : result;
   writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   return file;
 }
