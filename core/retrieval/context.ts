@@ -31,9 +31,12 @@ export interface ContextMemory {
   score: number;
   matched_by: string[];
   episode_ids: string[];
-  /** `superseded`: every fact this memory stated has since been replaced; `current` otherwise (or when it stated none). */
-  status: 'current' | 'superseded';
-  /** For a superseded memory: what replaced the last of its statements, and when. */
+  /**
+   * `superseded`: every fact this memory stated has since been replaced; `partly_superseded`: some have, others
+   * still hold; `current` otherwise (or when it stated none).
+   */
+  status: 'current' | 'partly_superseded' | 'superseded';
+  /** For a (partly) superseded memory: what replaced the latest of its statements to end, and when. */
   superseded_by: SupersededBy | null;
 }
 
@@ -73,7 +76,8 @@ function factLine(f: ContextFact): string {
 function statusMarker(m: ContextMemory): string {
   if (!m.superseded_by) return '';
   const now = m.superseded_by.fact_text ? `: now ${m.superseded_by.fact_text}` : '';
-  return ` (superseded ${m.superseded_by.at.slice(0, 10)}${now})`;
+  const partly = m.status === 'partly_superseded' ? 'partly ' : '';
+  return ` (${partly}superseded ${m.superseded_by.at.slice(0, 10)}${now})`;
 }
 
 function memoryLine(m: ContextMemory): string {
@@ -166,8 +170,8 @@ function toMemory(r: SearchResult): ContextMemory {
 }
 
 /**
- * Marks the episodes whose statements have all been superseded, and drops the
- * ones that only repeat listed facts. A superseded memory is kept with its
+ * Marks the episodes whose statements have all, or partly, been superseded,
+ * and drops the ones that only repeat listed facts. A superseded memory is kept with its
  * status on its line rather than left out: it is the only trace of what held
  * before ("where did Stefan work before Acme?"), and the marker is what stops
  * an agent from reading it as current. Search hits of kind `fact` are current
@@ -178,9 +182,12 @@ function annotate(memories: ContextMemory[], standings: Awaited<ReturnType<typeo
   return memories.flatMap((m) => {
     const standing = m.type === 'episode' ? standings.get(m.id) : undefined;
     if (!standing) return [m];
-    if (standing.superseded) return [{ ...m, status: 'superseded' as const, superseded_by: standing.superseded }];
+    const { superseded } = standing;
+    const by = superseded && { fact_id: superseded.fact_id, fact_text: superseded.fact_text, at: superseded.at };
+    if (superseded?.extent === 'all') return [{ ...m, status: 'superseded' as const, superseded_by: by }];
     const saidByListed = [...standing.currentFactIds].flatMap((id) => listedText.get(id) ?? []);
-    return saidByListed.length && wordCoverage(m.text, saidByListed) >= REDUNDANT_COVERAGE ? [] : [m];
+    if (saidByListed.length && wordCoverage(m.text, saidByListed) >= REDUNDANT_COVERAGE) return [];
+    return [superseded ? { ...m, status: 'partly_superseded' as const, superseded_by: by } : m];
   });
 }
 

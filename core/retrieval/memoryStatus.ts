@@ -11,8 +11,12 @@ export interface SupersededBy {
 
 /** Where a memory's statements stand at the reference time. */
 export interface MemoryStanding {
-  /** Every fact the episode produced no longer holds. */
-  superseded: SupersededBy | null;
+  /**
+   * The latest of its statements to stop holding, when one has: `all` when every fact the episode produced no
+   * longer holds, `some` when others still do ("My sister Lena lives in Porto." after Lena moved: she is still
+   * his sister).
+   */
+  superseded: (SupersededBy & { extent: 'all' | 'some' }) | null;
   /** The facts it produced that hold (for telling whether the fact list already says it). */
   currentFactIds: Set<string>;
 }
@@ -57,11 +61,12 @@ export async function memoryStandings(db: Queryable, scope: ReadScope, episodeId
   for (const [episodeId, facts] of byEpisode) {
     const ended = facts.map((f) => ({ f, end: endedAt(f, at, scope.asOf !== undefined) }));
     const current = ended.filter((e) => !e.end).map((e) => e.f.fact_id);
-    let superseded: SupersededBy | null = null;
-    if (!current.length) {
+    const over = ended.filter((e): e is { f: ProducedFactRow; end: Date } => e.end !== null);
+    let superseded: MemoryStanding['superseded'] = null;
+    if (over.length) {
       // The latest ending says what holds now.
-      const last = ended.reduce((a, b) => ((b.end as Date) > (a.end as Date) ? b : a));
-      superseded = { fact_id: last.f.successor_id, fact_text: last.f.successor_text, at: (last.end as Date).toISOString() };
+      const last = over.reduce((a, b) => (b.end > a.end ? b : a));
+      superseded = { fact_id: last.f.successor_id, fact_text: last.f.successor_text, at: last.end.toISOString(), extent: current.length ? 'some' : 'all' };
     }
     standings.set(episodeId, { superseded, currentFactIds: new Set(current) });
   }

@@ -46,7 +46,9 @@ const contextMemorySchema = z.object({
   score: z.number(),
   matched_by: z.array(z.string()),
   episode_ids: z.array(z.uuid()),
-  status: z.enum(['current', 'superseded']),
+  status: z.enum(['current', 'partly_superseded', 'superseded']).meta({
+    description: "superseded: every statement of this memory has since stopped holding; partly_superseded: some have, others still hold",
+  }),
   superseded_by: z.object({ fact_id: z.uuid().nullable(), fact_text: z.string().nullable(), at: instant }).nullable(),
 });
 
