@@ -23,6 +23,22 @@ function types(entities: EntityCandidate[]): Record<string, string> {
 }
 
 describe('chat sentences', () => {
+
+  it('"I left Initech last week and joined Hooli as a QA lead" → both moves, though compromise tags "joined" an adjective', async () => {
+    const { entities, facts } = await run('I left Initech last week and joined Hooli as a QA lead.');
+    expect(types(entities)).toMatchObject({ Initech: 'organization', Hooli: 'organization' });
+    expect(triples(facts)).toEqual(expect.arrayContaining(['Emi left Initech', 'Emi works_at Initech !', 'Emi joined Hooli', 'Emi works_at Hooli']));
+  });
+
+  it('"I moved to Porto and joined Hooli" → a new home and a new employer, not a home called "joined Hooli"', async () => {
+    const { facts } = await run('I moved to Porto and joined Hooli.');
+    expect(triples(facts)).toEqual(['Emi moved_to Porto', 'Emi lives_in Porto', 'Emi joined Hooli', 'Emi works_at Hooli']);
+  });
+
+  it('an "-ed" adjective after "and" stays an adjective when no object follows it, or when an adjective precedes "and"', async () => {
+    expect((await run('I was tired and bored.')).facts).toEqual([]);
+    expect(triples((await run('She bought a red and painted Ford.')).facts).filter((t) => /paint/.test(t))).toEqual([]);
+  });
   it('"I\'ve been really into painting lately" → interest', async () => {
     const { facts } = await run("I've been really into painting lately");
     expect(triples(facts)).toEqual(['Emi interested_in painting']);

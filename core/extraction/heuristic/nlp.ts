@@ -48,6 +48,8 @@ interface CompromiseTerm {
   tags?: Set<string>;
   implicit?: string;
   root?: string;
+  /** [sentence, term] in the document. */
+  index?: [number, number];
 }
 
 const COPULA = new Set(['is', 'am', 'are', 'was', 'were', "'s", "'re", "'m", 'be', 'been', 'being']);
@@ -110,8 +112,31 @@ function markTimePhrases(tokens: Token[], text: string, offsets: number[]): Time
   return phrases;
 }
 
+/**
+ * compromise tags a past-tense verb whose subject is left out after "and" as
+ * an adjective ("I left Initech and joined Hooli", "moved to Porto and joined
+ * Hooli"), so the second clause was lost or read as the first one's object
+ * ("moved to joined Hooli"). After a verb, an "-ed" word so tagged between a
+ * coordinator and what can only be its object is the verb. Not after an
+ * adjective ("a red and painted door"), nor before anything else ("tired and
+ * bored").
+ */
+function retagCoordinatedPastTense(doc: ReturnType<typeof nlp>): void {
+  const sentences = (doc as unknown as { document: CompromiseTerm[][] }).document;
+  doc
+    .match('(and|but|then) [#Adjective] (#ProperNoun|#Determiner|#Possessive)', 0)
+    .filter((m) => {
+      const term = (m.docs as unknown as CompromiseTerm[][])[0][0];
+      const [n, i] = term.index ?? [-1, -1];
+      const terms = sentences[n] ?? [];
+      return /ed$/i.test(term.text) && i >= 2 && !terms[i - 2].tags?.has('Adjective') && terms.slice(0, i - 1).some((t) => t.tags?.has('Verb'));
+    })
+    .tag('PastTense');
+}
+
 function parseUncached(text: string): Sentence[] {
   const doc = nlp(normalizeInput(text));
+  retagCoordinatedPastTense(doc);
   doc.compute('root');
   return (doc.docs as unknown as CompromiseTerm[][]).map((terms, index) => {
     const { tokens, text: sentenceText, offsets } = toTokens(terms);
