@@ -11,22 +11,27 @@ interface ContextBody {
 
 const NS = 'trust';
 const USER = 'u-stefan';
-/** A memory with two statements, one of which later stops holding. */
+/** A memory with two statements, one of which later stops holding: told in order, and the later one first. */
 const SAM = 'u-sam';
+const SAM_LATE = 'u-sam-late';
 
 describe('a context block an agent can trust (the Stefan story, through the real pipeline)', () => {
   let stack: TestStack;
   let before: string;
   let after: string;
-  let porto: string;
+  const porto: Record<string, string> = {};
+  const moved: Record<string, string> = {};
 
   beforeAll(async () => {
     stack = await startTestStack();
     before = (await remember(stack, { namespace: NS, user_id: USER, content: 'Stefan works at Premex.', occurred_at: '2026-01-10T09:00:00Z' })).id;
     after = (await remember(stack, { namespace: NS, user_id: USER, content: 'Stefan left Premex and now works at Acme.', occurred_at: '2026-03-01T09:00:00Z' })).id;
-    const sam = { namespace: NS, user_id: SAM, speaker: 'Sam' };
-    porto = (await remember(stack, { ...sam, content: 'My sister Lena lives in Porto.', occurred_at: '2026-03-02T10:00:00Z' })).id;
-    await remember(stack, { ...sam, content: 'Lena moved from Porto to Madrid in August.', occurred_at: '2026-09-01T10:00:00Z' });
+    const lives = (user: string) => remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'My sister Lena lives in Porto.', occurred_at: '2026-03-02T10:00:00Z' });
+    const move = (user: string) => remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'Lena moved from Porto to Madrid in August.', occurred_at: '2026-09-01T10:00:00Z' });
+    porto[SAM] = (await lives(SAM)).id;
+    moved[SAM] = (await move(SAM)).id;
+    moved[SAM_LATE] = (await move(SAM_LATE)).id;
+    porto[SAM_LATE] = (await lives(SAM_LATE)).id;
   });
   afterAll(async () => {
     await stack.stop();
@@ -79,25 +84,34 @@ describe('a context block an agent can trust (the Stefan story, through the real
     expect(body.text).toContain('Stefan works at Premex. (superseded 2026-03-01');
   });
 
-  describe('a memory only part of which stopped holding', () => {
-    const ask = (extra: Record<string, unknown> = {}) => context({ user_id: SAM, query: 'where does Lena live?', ...extra });
+  for (const user of [SAM, SAM_LATE]) {
+    describe(`a memory only part of which stopped holding (${user === SAM ? 'told in order' : 'the move told first'})`, () => {
+      const ask = (extra: Record<string, unknown> = {}) => context({ user_id: user, query: 'where does Lena live?', ...extra });
 
-    it('says which part ended and what holds now, on its line and in its JSON', async () => {
-      const body = await ask();
-      const old = body.memories.find((m) => m.id === porto);
-      // Lena is still his sister; her living in Porto ended in August.
-      expect(old).toMatchObject({ status: 'partly_superseded', superseded_by: { at: '2026-08-01T00:00:00.000Z' } });
-      expect(old?.superseded_by?.fact_text).toMatch(/^Lena (lives in|moved to) Madrid/);
-      const line = body.text.split('\n').find((l) => l.includes('My sister Lena lives in Porto.'));
-      expect(line).toMatch(/^- \[2026-03-02\] Sam: My sister Lena lives in Porto\. \(partly superseded 2026-08-01: now Lena (lives in|moved to) Madrid[^)]*\)$/);
-    });
+      it('says which part ended and what holds now, on its line and in its JSON', async () => {
+        const body = await ask();
+        const old = body.memories.find((m) => m.id === porto[user]);
+        // Lena is still his sister; her living in Porto ended in August.
+        expect(old).toMatchObject({ status: 'partly_superseded', superseded_by: { at: '2026-08-01T00:00:00.000Z' } });
+        expect(old?.superseded_by?.fact_text).toMatch(/^Lena (lives in|moved to) Madrid/);
+        const line = body.text.split('\n').find((l) => l.includes('My sister Lena lives in Porto.'));
+        expect(line).toMatch(/^- \[2026-03-02\] Sam: My sister Lena lives in Porto\. \(partly superseded 2026-08-01: now Lena (lives in|moved to) Madrid[^)]*\)$/);
+      });
 
-    it('is current as of a time before the move, and the rest of the block is unmarked', async () => {
-      const body = await ask({ as_of: '2026-05-01T00:00:00Z' });
-      expect(body.memories.find((m) => m.id === porto)).toMatchObject({ status: 'current', superseded_by: null });
-      expect(body.text).not.toContain('superseded');
+      it('does not mark the memory that ended the statement, though it may also confirm what held until then', async () => {
+        const body = await ask();
+        const line = body.text.split('\n').find((l) => l.includes('Lena moved from Porto to Madrid in August.'));
+        expect(line).toBe('- [2026-09-01] Sam: Lena moved from Porto to Madrid in August.');
+        expect(body.memories.find((m) => m.id === moved[user])).toMatchObject({ status: 'current', superseded_by: null });
+      });
+
+      it('is current as of a time before the move, and the rest of the block is unmarked', async () => {
+        const body = await ask({ as_of: '2026-05-01T00:00:00Z' });
+        expect(body.memories.find((m) => m.id === porto[user])).toMatchObject({ status: 'current', superseded_by: null });
+        expect(body.text).not.toContain('superseded');
+      });
     });
-  });
+  }
 
   it('as of a time before the change, the old statement is current again', async () => {
     const body = await context({ user_id: USER, query: 'where does Stefan work?', as_of: '2026-02-01T00:00:00Z' });

@@ -39,7 +39,8 @@ function endedAt(row: ProducedFactRow, at: Date, asOf: boolean): Date | null {
 
 /**
  * The standing of each episode's statements: the facts it produced (created,
- * confirmed or refined; not the ones it invalidated) and whether they still
+ * confirmed or refined; not the ones it ended itself, by invalidating them or
+ * by stating what replaced them) and whether they still
  * hold at the reference time. One indexed query (fact_episode by episode)
  * for the handful of memories a context block shows.
  */
@@ -52,6 +53,11 @@ export async function memoryStandings(db: Queryable, scope: ReadScope, episodeId
      FROM fact_episode fe JOIN fact f ON f.id = fe.fact_id
      LEFT JOIN fact n ON n.id = f.invalidated_by AND n.forgotten_at IS NULL
      WHERE fe.episode_id = ANY(${p.add(episodeIds)}::uuid[]) AND fe.relation <> 'invalidated'
+       -- What the episode itself ended is not superseded for it: "Lena moved from Porto to Madrid" says she lived in
+       -- Porto until then and ends it in one breath. Told in order it invalidates that fact; told before the Porto
+       -- turn, it creates the fact already ended, with its own Madrid fact as the successor.
+       AND NOT EXISTS (SELECT 1 FROM fact_episode own WHERE own.episode_id = fe.episode_id
+                       AND ((own.fact_id = fe.fact_id AND own.relation = 'invalidated') OR own.fact_id = f.invalidated_by))
        AND f.namespace = ${p.add(scope.namespace)} AND f.forgotten_at IS NULL`,
     p.values,
   );
