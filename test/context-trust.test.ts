@@ -113,6 +113,16 @@ describe('a context block an agent can trust (the Stefan story, through the real
     });
   }
 
+  it('a statement about the past that still holds is not marked: its end came with it', async () => {
+    const user = 'u-past';
+    const bounded = await remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'I worked at Initech until 2021.', occurred_at: '2026-05-01T10:00:00Z' });
+    const past = await remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'I lived in Porto.', occurred_at: '2026-05-02T10:00:00Z' });
+    const body = await context({ user_id: user });
+    expect(body.memories.find((m) => m.id === bounded.id)).toMatchObject({ status: 'current', superseded_by: null });
+    expect(body.memories.find((m) => m.id === past.id)).toMatchObject({ status: 'current', superseded_by: null });
+    expect(body.text).not.toContain('superseded');
+  });
+
   it('as of a time before the change, the old statement is current again', async () => {
     const body = await context({ user_id: USER, query: 'where does Stefan work?', as_of: '2026-02-01T00:00:00Z' });
     expect(body.facts.map((f) => f.fact_text)).toEqual(['Stefan works at Premex.']);

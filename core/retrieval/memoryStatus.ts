@@ -28,11 +28,16 @@ interface ProducedFactRow {
   expired_at: Date | null;
   successor_id: string | null;
   successor_text: string | null;
+  /** Its end came with it ("I worked at Initech until 2021"): nothing later ended it, so nothing superseded it. */
+  stated_end: boolean;
 }
 
-/** A fact has ended by `at` when its world-time validity closed by then, or (now) when it was retracted. */
+/**
+ * A fact has ended by `at` when its world-time validity closed by then (unless it was stated with that end, a
+ * statement about the past that still holds), or (now) when it was retracted.
+ */
 function endedAt(row: ProducedFactRow, at: Date, asOf: boolean): Date | null {
-  if (row.invalid_at && row.invalid_at <= at) return row.invalid_at;
+  if (row.invalid_at && row.invalid_at <= at && !row.stated_end) return row.invalid_at;
   if (!asOf && !row.invalid_at && row.expired_at) return row.expired_at;
   return null;
 }
@@ -49,7 +54,9 @@ export async function memoryStandings(db: Queryable, scope: ReadScope, episodeId
   if (!episodeIds.length) return standings;
   const p = new SqlParams();
   const { rows } = await db.query<ProducedFactRow>(
-    `SELECT DISTINCT fe.episode_id, f.id AS fact_id, f.invalid_at, f.expired_at, n.id AS successor_id, n.fact_text AS successor_text
+    `SELECT DISTINCT fe.episode_id, f.id AS fact_id, f.invalid_at, f.expired_at, n.id AS successor_id, n.fact_text AS successor_text,
+            -- Ending a fact that held records when (expired_at) and, where a statement replaced it, by what.
+            (f.invalidated_by IS NULL AND f.expired_at IS NULL) AS stated_end
      FROM fact_episode fe JOIN fact f ON f.id = fe.fact_id
      LEFT JOIN fact n ON n.id = f.invalidated_by AND n.forgotten_at IS NULL
      WHERE fe.episode_id = ANY(${p.add(episodeIds)}::uuid[]) AND fe.relation <> 'invalidated'
