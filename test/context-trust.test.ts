@@ -123,6 +123,23 @@ describe('a context block an agent can trust (the Stefan story, through the real
     expect(body.text).not.toContain('superseded');
   });
 
+  it('a past state said with both ends is placed in time: it holds as of a day inside the range only', async () => {
+    const user = 'u-range';
+    await remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'I worked at Initech from 2019 to 2021.', occurred_at: '2026-05-01T10:00:00Z' });
+    type Facts = { facts: Array<{ fact_text: string; valid_from: string | null; invalid_at: string | null }> };
+    const facts = async (query: string) => {
+      const res = await stack.request<Facts>('GET', `/v1/facts?namespace=${NS}&user_id=${user}&${query}`);
+      expect(res.status).toBe(200);
+      return res.body.facts.filter((f) => f.fact_text.includes('Initech'));
+    };
+    expect(await facts('include_invalidated=true')).toEqual([
+      expect.objectContaining({ fact_text: 'Sam worked at Initech from 2019 to 2021.', valid_from: '2019-01-01T00:00:00.000Z', invalid_at: '2022-01-01T00:00:00.000Z' }),
+    ]);
+    expect(await facts('as_of=2020-06-01T00:00:00Z')).toHaveLength(1);
+    expect(await facts('as_of=2018-06-01T00:00:00Z')).toEqual([]);
+    expect(await facts('as_of=2022-06-01T00:00:00Z')).toEqual([]);
+  });
+
   it('as of a time before the change, the old statement is current again', async () => {
     const body = await context({ user_id: USER, query: 'where does Stefan work?', as_of: '2026-02-01T00:00:00Z' });
     expect(body.facts.map((f) => f.fact_text)).toEqual(['Stefan works at Premex.']);

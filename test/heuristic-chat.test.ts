@@ -35,6 +35,13 @@ describe('chat sentences', () => {
     expect(triples(facts)).toEqual(['Emi moved_to Porto', 'Emi lives_in Porto', 'Emi joined Hooli', 'Emi works_at Hooli']);
   });
 
+  it('"I worked at Initech from 2019 to 2021" → a past state with both ends, said in the past tense', async () => {
+    const { facts } = await run('I worked at Initech from 2019 to 2021.');
+    expect(facts.map((f) => [f.predicate, f.negated, f.time_expression, f.fact_text])).toEqual([['works_at', true, 'from 2019 to 2021', 'Emi worked at Initech from 2019 to 2021.']]);
+    const opening = await run('From June 2020 until March 2022 I lived in Oslo.');
+    expect(opening.facts.map((f) => f.fact_text)).toEqual(['Emi lived in Oslo from June 2020 until March 2022.']);
+  });
+
   it('an "-ed" adjective after "and" stays an adjective when no object follows it, or when an adjective precedes "and"', async () => {
     expect((await run('I was tired and bored.')).facts).toEqual([]);
     expect(triples((await run('She bought a red and painted Ford.')).facts).filter((t) => /paint/.test(t))).toEqual([]);

@@ -1,4 +1,4 @@
-import { findTimeExpressions, resolveFactTimes, resolveTimePhrase } from '../core/domain/temporal.js';
+import { findTimeExpressions, resolveFactTimes, resolveTimePhrase, resolveTimeRange } from '../core/domain/temporal.js';
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : iso);
 
@@ -181,8 +181,50 @@ describe('findTimeExpressions', () => {
     expect(texts('I think it may be good')).toEqual([]);
   });
 
+  it('takes a range as one phrase with both ends', () => {
+    expect(texts('I worked at Initech from 2019 to 2021.')).toEqual(['from 2019 to 2021']);
+    expect(texts('I lived in Porto between March and May')).toEqual(['between March and May']);
+    expect(texts('From June 2020 until March 2022 I was in Oslo')).toEqual(['From June 2020 until March 2022']);
+    expect(texts('we were there from 2019-2021')).toEqual(['from 2019-2021']);
+  });
+
   it('reports offsets into the text', () => {
     const [e] = findTimeExpressions('Alice joined last month.', '2026-02-01T00:00:00Z');
     expect('Alice joined last month.'.slice(e.index, e.index + e.text.length)).toBe('last month');
+  });
+});
+
+describe('time ranges', () => {
+  const at = '2026-05-01T10:00:00Z';
+  const range = (phrase: string) => {
+    const r = resolveTimeRange(phrase, at);
+    return r && [day(r.start.toISOString()), day(r.end.toISOString())];
+  };
+
+  it('runs from the start of the first period through the end of the second', () => {
+    expect(range('from 2019 to 2021')).toEqual(['2019-01-01', '2022-01-01']);
+    expect(range('between March and May')).toEqual(['2026-03-01', '2026-06-01']);
+    expect(range('from June 2020 until March 2022')).toEqual(['2020-06-01', '2022-04-01']);
+    expect(range('From 2019-2021.')).toEqual(['2019-01-01', '2022-01-01']);
+  });
+
+  it('an end month without its year that would come first is the next one; a backwards range is none', () => {
+    expect(range('from November to February')).toEqual(['2025-11-01', '2026-03-01']);
+    expect(range('from 2021 to 2019')).toBeNull();
+    expect(range('since 2019')).toBeNull();
+    expect(range('in 2019 and 2021')).toBeNull();
+  });
+
+  it('gives a fact both ends, said as a past state (negated) or as a state', () => {
+    expect(resolveFactTimes({ negated: true, time_expression: 'from 2019 to 2021', memory_kind: 'semantic' }, at)).toEqual({
+      valid_from: '2019-01-01T00:00:00.000Z',
+      invalid_at: '2022-01-01T00:00:00.000Z',
+    });
+    expect(resolveFactTimes({ negated: false, time_expression: 'between March and May', memory_kind: 'semantic' }, at)).toEqual({
+      valid_from: '2026-03-01T00:00:00.000Z',
+      invalid_at: '2026-06-01T00:00:00.000Z',
+    });
+    // An event is dated by its start, as before.
+    expect(resolveFactTimes({ negated: false, time_expression: 'from 2019 to 2021', memory_kind: 'episode' }, at).invalid_at).toBeNull();
   });
 });

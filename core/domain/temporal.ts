@@ -48,6 +48,11 @@ const PREFIXES = 'since|until|till|from|in|on|by|as of|starting from|starting in
 const RELATIVE_MONTH = new RegExp(`\\b(last|this|next|past|previous|coming)\\s+(${MONTH_NAMES})\\b`, 'gi');
 const RELATIVE_SEASON = /\b(last|this|next|past|previous|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
 const PREP_YEAR = new RegExp(`\\b(${PREFIXES})\\s+((?:19|20)\\d{2})\\b(?!\\s*(?:${MONTH_NAMES}|[/.:-]\\d))`, 'gi');
+// "from 2019 to 2021", "between March and May", "from June 2020 until March 2022": one phrase with both ends.
+const RANGE_END_POINT = `(?:(?:${MONTH_NAMES})\\s+)?(?:19|20)\\d{2}|(?:${MONTH_NAMES})`;
+const RANGE_SOURCE = `\\b(?:from|between)\\s+(${RANGE_END_POINT})(?:\\s+(?:to|until|till|through|and)\\s+|\\s*[-–]\\s*)(${RANGE_END_POINT})\\b`;
+const RANGE = new RegExp(RANGE_SOURCE, 'gi');
+const WHOLE_RANGE = new RegExp(`^${RANGE_SOURCE}$`, 'i');
 // "for 3 years", "for the past two months": a duration that reaches back from the reference.
 const DURATION = new RegExp(`\\b(?:for|over)\\s+(?:the\\s+(?:last|past)\\s+)?(${NUMBER})\\s+(day|week|month|year)s?\\b`, 'gi');
 const TRAILING_PREFIX = new RegExp(`(?:^|[\\s,(])(${PREFIXES})\\s+$`, 'i');
@@ -103,6 +108,7 @@ export function findTimeExpressions(text: string, occurredAt: string | Date = '2
       if (!spans.some((s) => overlaps(s, span))) spans.push(span);
     }
   };
+  addCustom(RANGE);
   addCustom(DURATION);
   addCustom(RELATIVE_MONTH);
   addCustom(RELATIVE_SEASON);
@@ -257,6 +263,33 @@ export function resolveTimePhrase(phrase: string, occurredAt: string | Date, tim
   return resolved ? { ...resolved, date: fromWallTime(resolved.date, timezone), role } : null;
 }
 
+/** The period a phrase's end names, as a whole: "to 2021" runs through 2021, "to May" through May. */
+function endOfPeriod(t: ResolvedTime): Date {
+  const d = new Date(t.date);
+  if (t.precision === 'year') d.setUTCFullYear(d.getUTCFullYear() + 1);
+  else if (t.precision === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
+  else d.setUTCDate(d.getUTCDate() + 1);
+  return d;
+}
+
+/**
+ * Both ends of a range phrase ("from 2019 to 2021", "between March and May"):
+ * from the start of the first period to the end of the second, which is
+ * inclusive as people say it ("worked there from 2019 to 2021" includes 2021).
+ * An end without its year that would come before the start is the next one
+ * ("from November to February"). Null for any other phrase.
+ */
+export function resolveTimeRange(phrase: string, occurredAt: string | Date, timezone?: string | null): { start: Date; end: Date } | null {
+  const m = WHOLE_RANGE.exec(phrase.trim().replace(/[.,;:!?]+$/, ''));
+  if (!m) return null;
+  const start = resolveTimePhrase(`from ${m[1]}`, occurredAt, timezone);
+  const end = resolveTimePhrase(`until ${m[2]}`, occurredAt, timezone);
+  if (!start || !end) return null;
+  let endAt = endOfPeriod(end);
+  if (endAt <= start.date && !/\d/.test(m[2])) endAt = new Date(Date.UTC(endAt.getUTCFullYear() + 1, endAt.getUTCMonth(), endAt.getUTCDate(), endAt.getUTCHours(), endAt.getUTCMinutes()));
+  return endAt > start.date ? { start: start.date, end: endAt } : null;
+}
+
 export interface FactTimeInput {
   negated: boolean;
   time_expression: string | null;
@@ -277,7 +310,8 @@ function isoOrNull(value: string | null | undefined): string | null {
 /**
  * World-time validity of one fact. Asserted facts start at the phrase (or at
  * `occurredAt` when there is none); "until X" ends them; negated facts ("left X
- * last May") end at the phrase (or at `occurredAt`). `override`
+ * last May") end at the phrase (or at `occurredAt`); a range ("from 2019 to
+ * 2021") gives both ends, asserted or negated. `override`
  * (t_valid_override) is the caller's statement of when it became true and wins
  * over the text: for a negated fact it is the moment the relation ended.
  * Phrases resolve on the calendar of `timezone` (see `resolveTimePhrase`).
@@ -286,6 +320,13 @@ export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, overri
   const ref = referenceOf(occurredAt);
   const refIso = ref.toISOString();
   const overrideIso = isoOrNull(override);
+  const range = fact.time_expression && fact.memory_kind !== 'episode' ? resolveTimeRange(fact.time_expression, ref, timezone) : null;
+  if (range) {
+    // "worked at Initech from 2019 to 2021": held then, whether said as a past state or as a negation.
+    return fact.negated
+      ? { valid_from: range.start.toISOString(), invalid_at: overrideIso ?? range.end.toISOString() }
+      : { valid_from: overrideIso ?? range.start.toISOString(), invalid_at: range.end.toISOString() };
+  }
   const resolved = fact.time_expression ? resolveTimePhrase(fact.time_expression, ref, timezone) : null;
   if (fact.negated) {
     // "worked there for 3 years" says how long it lasted, not when it ended.

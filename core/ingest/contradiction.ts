@@ -49,7 +49,8 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
     const d = f.decision;
     if (f.candidate.negated) {
       if (d.kind === 'ends') plan.invalidations.push({ factId: d.factId, invalidAt: f.invalidAt ?? occurredAt, invalidatedBy: null, candidateId: f.id });
-      else if (d.kind === 'new') plan.inserts.push({ ...f, validFrom: null, invalidAt: f.invalidAt ?? occurredAt, invalidatedBy: null });
+      // A past state said with its start too ("worked there from 2019 to 2021") keeps it; otherwise its start is unknown.
+      else if (d.kind === 'new') plan.inserts.push({ ...f, validFrom: f.validFrom, invalidAt: f.invalidAt ?? occurredAt, invalidatedBy: null });
     } else if (d.kind === 'duplicate') plan.confirmations.push({ factId: d.factId, candidateId: f.id });
     else if (d.kind === 'refinement') plan.refinements.push(refinementOf(f, d.factId, 'refinement: same statement with more detail'));
     else plan.inserts.push(f);
@@ -101,9 +102,10 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
       cause.set(f.decision.factId, f.id);
       continue;
     }
-    // Nothing stored to end: the statement is history of its own ("left Google last May").
-    candidates.set(f.id, { ...f, validFrom: null, invalidAt: iso(endOf(f)) });
-    newStatements.push({ factId: f.id, key: valueKey({ objectId: f.objectId, value: f.candidate.value }), from: null, statedEnd: endOf(f), isNew: true });
+    // Nothing stored to end: the statement is history of its own ("left Google last May"), from when it says it
+    // started ("worked there from 2019 to 2021"), else from an unknown start.
+    candidates.set(f.id, { ...f, validFrom: f.validFrom, invalidAt: iso(endOf(f)) });
+    newStatements.push({ factId: f.id, key: valueKey({ objectId: f.objectId, value: f.candidate.value }), from: time(f.validFrom), statedEnd: endOf(f), isNew: true });
   }
 
   const storedStatements = (): ChainStatement[] =>

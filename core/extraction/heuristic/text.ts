@@ -105,9 +105,24 @@ function planPhrase(value: string): string {
   return /\b(?:plan|tier|subscription|package|bundle|membership)$/i.test(value) ? `the ${value}` : `the ${value} plan`;
 }
 
+/** States said of a bounded past ("worked at Initech from 2019 to 2021"), where "no longer" would misread. */
+const PAST_STATES: Record<string, string> = {
+  works_at: 'worked at',
+  lives_in: 'lived in',
+  located_in: 'was located in',
+  reports_to: 'reported to',
+  works_on: 'worked on',
+  manages: 'managed',
+  studies_at: 'studied at',
+};
+
+/** A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021"). */
+const BOUNDING_PHRASE = /^(?:from|between|until|till|through)\b/i;
+
 function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   if (!time) return '';
-  if (kind === 'episode' || /^(?:since|until|till|from|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${time}`;
+  // A phrase that opened the sentence ("From June 2020 until March 2022 I worked…") closes the fact.
+  if (kind === 'episode' || /^(?:since|until|till|from|between|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${time.replace(/^\p{Lu}(?=\p{Ll}+\b)/u, (c) => c.toLowerCase())}`;
   return ` as of ${time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}`;
 }
 
@@ -115,6 +130,11 @@ export function renderFactText(p: FactTextParts): string {
   const s = p.subject;
   const o = p.object;
   const t = timeSuffix(p.time, p.kind);
+  // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019".
+  if (p.negated && p.time && BOUNDING_PHRASE.test(p.time) && p.kind !== 'episode') {
+    if (p.predicate === 'has_role') return `${s} worked as ${article(o)}${t}.`;
+    if (PAST_STATES[p.predicate]) return `${s} ${PAST_STATES[p.predicate]} ${o}${t}.`;
+  }
   let body: string;
   switch (p.predicate) {
     case 'family_of':

@@ -133,7 +133,7 @@ export function factExtractionSystem(episode: EpisodeText): string {
     '- importance: 0 to 1, how much this matters for future conversations (identity, job, home, health, plans: high; small talk: low).',
     '- confidence: 0 to 1, how certain the text is (plain statement 0.9; hedged, hearsay or a guess lower).',
     '- negated: true when the text says the relation does not hold or no longer holds ("isn\'t at Acme anymore" -> works_at Acme with negated true; "doesn\'t like coffee" -> likes coffee with negated true); else false.',
-    '- time_expression: the words of the text that date this fact, copied verbatim ("last month", "since March", "until 2025", "in 2023", "yesterday"); null when the text gives no time. Do not convert it to a date: it is resolved later against the episode time. When an event and its resulting state share a time, give it to both.',
+    '- time_expression: the words of the text that date this fact, copied verbatim ("last month", "since March", "until 2025", "in 2023", "yesterday"; a range whole: "from 2019 to 2021"); null when the text gives no time. Do not convert it to a date: it is resolved later against the episode time. When an event and its resulting state share a time, give it to both.',
     '',
     'Only state what the text says. Return {"facts": []} when there are none.',
   ].join('\n');
