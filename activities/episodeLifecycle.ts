@@ -54,7 +54,7 @@ export function createLifecycleActivities(deps: ActivityDeps) {
     const runId = currentWorkflow().runId;
     const { rows } = await deps.pool.query<EpisodeRow>(
       `UPDATE episode
-          SET status = CASE WHEN skip_extraction OR forgotten_at IS NOT NULL THEN 'skipped' ELSE 'extracting' END,
+          SET status = CASE WHEN forgotten_at IS NOT NULL OR (skip_extraction AND embedding IS NOT NULL) THEN 'skipped' ELSE 'extracting' END,
               extraction_count = extraction_count + (workflow_run_id IS DISTINCT FROM $2 AND forgotten_at IS NULL)::int,
               workflow_run_id = $2, error = CASE WHEN forgotten_at IS NOT NULL THEN $3 END, updated_at = now()
         WHERE id = $1 AND status IN ('pending', 'extracting', 'failed')
@@ -78,6 +78,12 @@ export function createLifecycleActivities(deps: ActivityDeps) {
       // Derived data, recomputed on the next extraction if a crash loses it: no need to wait for the WAL flush.
       const passages = deps.config.EPISODE_PASSAGES && isProse(contentTypeOf({ contentType: row.content_type }));
       await storeEpisodeVectors(deps.telemetryPool, deps.embedder, [row], { passages });
+    }
+    if (row.skip_extraction && row.status !== 'skipped') {
+      // Skipped only once embedded: a caller that sees `skipped` can search it (it read `skipped` before the
+      // vector was stored, and a slow machine let a test catch that).
+      await deps.pool.query(`UPDATE episode SET status = 'skipped', updated_at = now() WHERE id = $1 AND status = 'extracting'`, [row.id]);
+      return { proceed: false, status: 'skipped' };
     }
     if (row.status === 'skipped') return { proceed: false, status: 'skipped' };
     return { proceed: true, episode: snapshot(row) };

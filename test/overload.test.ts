@@ -149,7 +149,9 @@ describe('graceful overload', () => {
     'answers every request with success or 503 + Retry-After, keeps answered reads under a second, and extracts every acknowledged write',
     async () => {
       const extractionRate = await measureExtractionRate();
-      const readRate = await measureReadRate();
+      // The better of two windows: a CI run once measured 2.5 reads/s while another job briefly held the CPU, and
+      // twice that was no overload (no read refused).
+      const readRate = Math.max(await measureReadRate(), await measureReadRate());
       // The extraction rate is measured on a cold worker, so the machine may extract up to about twice as fast under
       // load: offered writes exceed that by enough to push the backlog past its bound within half the load (at just
       // twice the measured rate, a machine slowed by other work measured 2.5/s and never reached the bound).
