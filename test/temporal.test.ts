@@ -208,6 +208,12 @@ describe('time ranges', () => {
     expect(range('From 2019-2021.')).toEqual(['2019-01-01', '2022-01-01']);
   });
 
+  it("ends at the writer's local midnight after the last period, daylight saving included", () => {
+    const oslo = resolveTimeRange('between March and May', at, 'Europe/Oslo');
+    expect(oslo).toEqual({ start: new Date('2026-02-28T23:00:00.000Z'), end: new Date('2026-05-31T22:00:00.000Z') });
+    expect(resolveTimeRange('from November to February', at, 'Europe/Oslo')?.end).toEqual(new Date('2026-02-28T23:00:00.000Z'));
+  });
+
   it('an end month without its year that would come first is the next one; a backwards range is none', () => {
     expect(range('from November to February')).toEqual(['2025-11-01', '2026-03-01']);
     expect(range('from 2021 to 2019')).toBeNull();

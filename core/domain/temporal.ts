@@ -263,13 +263,17 @@ export function resolveTimePhrase(phrase: string, occurredAt: string | Date, tim
   return resolved ? { ...resolved, date: fromWallTime(resolved.date, timezone), role } : null;
 }
 
-/** The period a phrase's end names, as a whole: "to 2021" runs through 2021, "to May" through May. */
-function endOfPeriod(t: ResolvedTime): Date {
-  const d = new Date(t.date);
+/**
+ * The end of the period a phrase names, as a whole ("to 2021" runs through 2021, "to May" through May), on the
+ * writer's wall clock: in Oslo, May ends at local midnight of June 1st. `years` more for an end that wrapped.
+ */
+function endOfPeriod(t: ResolvedTime, timezone: string | null | undefined, years = 0): Date {
+  const d = toWallTime(t.date, timezone);
   if (t.precision === 'year') d.setUTCFullYear(d.getUTCFullYear() + 1);
   else if (t.precision === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
   else d.setUTCDate(d.getUTCDate() + 1);
-  return d;
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return fromWallTime(d, timezone);
 }
 
 /**
@@ -285,8 +289,8 @@ export function resolveTimeRange(phrase: string, occurredAt: string | Date, time
   const start = resolveTimePhrase(`from ${m[1]}`, occurredAt, timezone);
   const end = resolveTimePhrase(`until ${m[2]}`, occurredAt, timezone);
   if (!start || !end) return null;
-  let endAt = endOfPeriod(end);
-  if (endAt <= start.date && !/\d/.test(m[2])) endAt = new Date(Date.UTC(endAt.getUTCFullYear() + 1, endAt.getUTCMonth(), endAt.getUTCDate(), endAt.getUTCHours(), endAt.getUTCMinutes()));
+  let endAt = endOfPeriod(end, timezone);
+  if (endAt <= start.date && !/\d/.test(m[2])) endAt = endOfPeriod(end, timezone, 1);
   return endAt > start.date ? { start: start.date, end: endAt } : null;
 }
 
