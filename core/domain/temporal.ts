@@ -246,6 +246,11 @@ function resolveWithChrono(core: string, ref: Date, role: TimeRole): Omit<Resolv
   return { date, precision };
 }
 
+/** A phrase without surrounding space and trailing punctuation ("last May." → "last May"). */
+function barePhrase(phrase: string): string {
+  return phrase.trim().replace(/[.,;:!?]+$/, '');
+}
+
 /**
  * Resolve one verbatim time phrase against the reference instant, on the
  * calendar of `timezone` (IANA name or "+02:00"; UTC when absent): "yesterday"
@@ -254,7 +259,7 @@ function resolveWithChrono(core: string, ref: Date, role: TimeRole): Omit<Resolv
  */
 export function resolveTimePhrase(phrase: string, occurredAt: string | Date, timezone?: string | null): ResolvedTime | null {
   const ref = toWallTime(referenceOf(occurredAt), timezone);
-  const trimmed = phrase.trim().replace(/[.,;:!?]+$/, '');
+  const trimmed = barePhrase(phrase);
   const prefix = LEADING_PREFIX.exec(trimmed);
   // "for 3 years" reaches back from now: the state started then.
   const role = /^(?:for|over)\b/i.test(trimmed) ? 'start' : roleOf(prefix?.[1]);
@@ -284,7 +289,7 @@ function endOfPeriod(t: ResolvedTime, timezone: string | null | undefined, years
  * ("from November to February"). Null for any other phrase.
  */
 export function resolveTimeRange(phrase: string, occurredAt: string | Date, timezone?: string | null): { start: Date; end: Date } | null {
-  const m = WHOLE_RANGE.exec(phrase.trim().replace(/[.,;:!?]+$/, ''));
+  const m = WHOLE_RANGE.exec(barePhrase(phrase));
   if (!m) return null;
   const start = resolveTimePhrase(`from ${m[1]}`, occurredAt, timezone);
   const end = resolveTimePhrase(`until ${m[2]}`, occurredAt, timezone);

@@ -182,12 +182,11 @@ function annotate(memories: ContextMemory[], standings: Awaited<ReturnType<typeo
   return memories.flatMap((m) => {
     const standing = m.type === 'episode' ? standings.get(m.id) : undefined;
     if (!standing) return [m];
-    const { superseded } = standing;
-    const by = superseded && { fact_id: superseded.fact_id, fact_text: superseded.fact_text, at: superseded.at };
-    if (superseded?.extent === 'all') return [{ ...m, status: 'superseded' as const, superseded_by: by }];
-    const saidByListed = [...standing.currentFactIds].flatMap((id) => listedText.get(id) ?? []);
+    const { superseded, currentFactIds } = standing;
+    if (superseded && !currentFactIds.size) return [{ ...m, status: 'superseded' as const, superseded_by: superseded }];
+    const saidByListed = [...currentFactIds].flatMap((id) => listedText.get(id) ?? []);
     if (saidByListed.length && wordCoverage(m.text, saidByListed) >= REDUNDANT_COVERAGE) return [];
-    return [superseded ? { ...m, status: 'partly_superseded' as const, superseded_by: by } : m];
+    return [superseded ? { ...m, status: 'partly_superseded' as const, superseded_by: superseded } : m];
   });
 }
 

@@ -12,11 +12,10 @@ export interface SupersededBy {
 /** Where a memory's statements stand at the reference time. */
 export interface MemoryStanding {
   /**
-   * The latest of its statements to stop holding, when one has: `all` when every fact the episode produced no
-   * longer holds, `some` when others still do ("My sister Lena lives in Porto." after Lena moved: she is still
-   * his sister).
+   * The latest of its statements to stop holding, when one has. With `currentFactIds` empty every statement has
+   * ended; otherwise only some ("My sister Lena lives in Porto." after Lena moved: she is still his sister).
    */
-  superseded: (SupersededBy & { extent: 'all' | 'some' }) | null;
+  superseded: SupersededBy | null;
   /** The facts it produced that hold (for telling whether the fact list already says it). */
   currentFactIds: Set<string>;
 }
@@ -75,11 +74,11 @@ export async function memoryStandings(db: Queryable, scope: ReadScope, episodeId
     const ended = facts.map((f) => ({ f, end: endedAt(f, at, scope.asOf !== undefined) }));
     const current = ended.filter((e) => !e.end).map((e) => e.f.fact_id);
     const over = ended.filter((e): e is { f: ProducedFactRow; end: Date } => e.end !== null);
-    let superseded: MemoryStanding['superseded'] = null;
+    let superseded: SupersededBy | null = null;
     if (over.length) {
       // The latest ending says what holds now.
       const last = over.reduce((a, b) => (b.end > a.end ? b : a));
-      superseded = { fact_id: last.f.successor_id, fact_text: last.f.successor_text, at: last.end.toISOString(), extent: current.length ? 'some' : 'all' };
+      superseded = { fact_id: last.f.successor_id, fact_text: last.f.successor_text, at: last.end.toISOString() };
     }
     standings.set(episodeId, { superseded, currentFactIds: new Set(current) });
   }
