@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { startPgliteServer, type PgliteServer } from '../core/embedded/pgliteServer.js';
+import { READ_APPLICATION_NAME } from '../core/db/applicationName.js';
 import { startEmbeddedPostgres, startEphemeralPostgres } from '../core/embedded/postgres.js';
 
 // The embedded default serves ONE PGlite session to several pool connections;
@@ -70,6 +71,28 @@ describe('PGlite over the loopback socket', () => {
     } finally {
       a.release();
       b.release();
+    }
+  });
+
+  it("serves the read path's connections before writes that queued earlier", async () => {
+    const reader = new pg.Client({ connectionString: server.url, application_name: READ_APPLICATION_NAME });
+    await reader.connect(); // connected before the transaction: its start-up is not what waits
+    const holder = await pool.connect();
+    const write = await pool.connect();
+    try {
+      await holder.query('BEGIN');
+      const finished: string[] = [];
+      const queuedWrite = write.query('SELECT pg_sleep(0.05)').then(() => finished.push('write'));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the write is in line first
+      const queuedRead = reader.query('SELECT 1').then(() => finished.push('read'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await holder.query('COMMIT');
+      await Promise.all([queuedWrite, queuedRead]);
+      expect(finished).toEqual(['read', 'write']);
+    } finally {
+      holder.release();
+      write.release();
+      await reader.end();
     }
   });
 

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import pgvector from 'pgvector';
+import { READ_APPLICATION_NAME } from './applicationName.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -55,6 +56,7 @@ export function createPool(connectionString: string, max = 10, options: PoolOpti
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
+    ...(options.readPath ? { application_name: READ_APPLICATION_NAME } : {}),
     ...(sessionOptions.length ? { options: sessionOptions.join(' ') } : {}),
   });
   // A server restart terminates a checked-out connection between two statements (e.g. a transaction awaiting an

@@ -9,6 +9,8 @@ import {
   startupSettings,
   type SettingChange,
 } from './sessionState.js';
+import { READ_APPLICATION_NAME } from '../db/applicationName.js';
+import { SessionLock } from './sessionLock.js';
 
 /**
  * Serves one PGlite instance over the Postgres wire protocol on a loopback port,
@@ -27,6 +29,8 @@ import {
  *
  * Session state the connections would otherwise share (prepared statement
  * names, settings) is kept per connection: see sessionState.ts for each kind.
+ * Between batches the session goes to the read path's connections first
+ * (sessionLock.ts).
  *
  * The price of one session: a connection waiting for another connection's
  * transaction waits for its COMMIT. Code must not hold a transaction open while
@@ -63,6 +67,8 @@ interface Conn {
   settings: Map<string, string>;
   /** Its prepared statements, by session-wide name. */
   statements: Set<string>;
+  /** A read path connection (application_name READ_APPLICATION_NAME): served first (see SessionLock). */
+  readsFirst: boolean;
 }
 
 /** What a batch does to the connection's session state, applied after it ran. */
@@ -72,46 +78,18 @@ interface BatchEffects {
   setting: SettingChange | null;
 }
 
-/** FIFO lock on the single PGlite session, re-entrant for its owner. */
-class SessionLock {
-  private owner: Conn | null = null;
-  private waiters: Array<{ conn: Conn; grant: () => void; deny: (err: Error) => void }> = [];
-
-  acquire(conn: Conn): Promise<void> {
-    if (this.owner === null || this.owner === conn) {
-      this.owner = conn;
-      return Promise.resolve();
-    }
-    return new Promise((grant, deny) => this.waiters.push({ conn, grant, deny }));
-  }
-
-  /** On shutdown nobody waits any more. */
-  denyAll(err: Error): void {
-    for (const w of this.waiters.splice(0)) w.deny(err);
-  }
-
-  release(conn: Conn): void {
-    if (this.owner !== conn) return;
-    const next = this.waiters.shift();
-    this.owner = next?.conn ?? null;
-    next?.grant();
-  }
-
-  ownedBy(conn: Conn): boolean {
-    return this.owner === conn;
-  }
-
-  /** A closed connection gives up its place in the queue. */
-  forget(conn: Conn): void {
-    this.waiters = this.waiters.filter((w) => w.conn !== conn);
-  }
-}
-
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+
+/**
+ * How long a write or extraction batch waits while reads go first: long enough
+ * to carry a burst of reads, short enough that extraction keeps moving (its
+ * commit holds the session for 10-100 ms at a time).
+ */
+const READ_STARVATION_MS = 200;
 
 export async function startPgliteServer(db: PGlite, options: { host?: string; port?: number } = {}): Promise<PgliteServer> {
   const host = options.host ?? '127.0.0.1';
-  const lock = new SessionLock();
+  const lock = new SessionLock<Conn>(READ_STARVATION_MS);
   const conns = new Set<Conn>();
   let closing = false;
   let nextConnId = 1;
@@ -227,6 +205,7 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
         conn.started = true;
         conn.startup = startupSettings(Buffer.from(frame));
         conn.settings = new Map(conn.startup);
+        conn.readsFirst = conn.startup.get('application_name') === `'${READ_APPLICATION_NAME}'`;
         batch.push(Buffer.from(frame));
         flush(true);
         continue;
@@ -277,6 +256,7 @@ export async function startPgliteServer(db: PGlite, options: { host?: string; po
       startup: new Map(),
       settings: new Map(),
       statements: new Set(),
+      readsFirst: false,
     };
     conns.add(conn);
     const close = () => {
