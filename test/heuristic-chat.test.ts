@@ -42,6 +42,13 @@ describe('chat sentences', () => {
     expect(opening.facts.map((f) => f.fact_text)).toEqual(['Emi lived in Oslo from June 2020 until March 2022.']);
   });
 
+  it('an asserted state whose stated end came before the telling is said in the past tense; one that ends later is not', async () => {
+    const nurse = await run('I was a nurse from 2010 to 2014.');
+    expect(nurse.facts.map((f) => [f.predicate, f.negated, f.fact_text])).toEqual([['has_role', false, 'Emi worked as a nurse from 2010 to 2014.']]);
+    // Told on 2026-02-01: June is still ahead.
+    expect((await run('I work at Hooli until June.')).facts.map((f) => f.fact_text)).toEqual(['Emi works at Hooli until June.']);
+  });
+
   it('an "-ed" adjective after "and" stays an adjective when no object follows it, or when an adjective precedes "and"', async () => {
     expect((await run('I was tired and bored.')).facts).toEqual([]);
     expect(triples((await run('She bought a red and painted Ford.')).facts).filter((t) => /paint/.test(t))).toEqual([]);

@@ -1,4 +1,6 @@
 import { nameKey } from '../../domain/canonical.js';
+import { resolveFactTimes } from '../../domain/temporal.js';
+import type { MemoryKind } from '../../domain/types.js';
 import {
   NO_USAGE, factCandidateSchema, type EntityCandidate, type EpisodeText, type ExtractionProvider, type FactCandidate, type ModelUsage,
   type ResolutionDecision, type ResolutionItem, type ResolvedEntityRef,
@@ -47,6 +49,13 @@ function nameResolver(entities: ResolvedEntityRef[]): (names: string[]) => strin
   };
 }
 
+/** Whether an asserted fact's own time phrase ends it before the episode was told ("from 2010 to 2014", "until 2021"). */
+function endedBeforeTelling(f: { negated: boolean; time_expression: string | null; memory_kind: MemoryKind }, episode: EpisodeText): boolean {
+  if (!f.time_expression) return false;
+  const { invalid_at } = resolveFactTimes(f, episode.occurredAt, null, episode.timezone);
+  return invalid_at !== null && invalid_at <= new Date(episode.occurredAt).toISOString();
+}
+
 export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityRef[]): FactCandidate[] {
   const analysis = analyze(episode.text, episode.speaker);
   const find = nameResolver(entities);
@@ -75,6 +84,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       eventVerb: f.eventVerb,
       time: f.time_expression,
       detail: f.detail,
+      endedBeforeTelling: !f.negated && endedBeforeTelling(f, episode),
     });
     const parsed = factCandidateSchema.safeParse({
       subject,

@@ -16,6 +16,8 @@ export interface FactTextParts {
   time: string | null;
   /** "sister" for family_of, "dog" for a named pet, "favorite food" for a favorite. */
   detail?: string;
+  /** The time phrase ended the state before the episode was told ("from 2010 to 2014", said in 2026). */
+  endedBeforeTelling?: boolean;
 }
 
 const STATES: Record<string, [string, string]> = {
@@ -130,8 +132,9 @@ export function renderFactText(p: FactTextParts): string {
   const s = p.subject;
   const o = p.object;
   const t = timeSuffix(p.time, p.kind);
-  // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019".
-  if (p.negated && p.time && BOUNDING_PHRASE.test(p.time) && p.kind !== 'episode') {
+  // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019",
+  // nor one that still holds ("Sam works as a nurse from 2010 to 2014").
+  if ((p.negated || p.endedBeforeTelling) && p.time && BOUNDING_PHRASE.test(p.time) && p.kind !== 'episode') {
     if (p.predicate === 'has_role') return `${s} worked as ${article(o)}${t}.`;
     if (PAST_STATES[p.predicate]) return `${s} ${PAST_STATES[p.predicate]} ${o}${t}.`;
   }
