@@ -141,7 +141,7 @@ describe('graceful overload', () => {
   }
 
   // On the embedded PGlite (one session for reads, writes and extraction) reads go first in the session
-  // (core/embedded/sessionLock.ts): answered reads' p99 was 0.37-0.82 s in nine runs alone, against 0.61-0.85 s
+  // (core/embedded/sessionLock.ts): answered reads' p99 was 0.34-0.46 s in five runs alone, against 0.61-0.85 s
   // first come, first served (1.005 s once in a CI run).
   it(
     'answers every request with success or 503 + Retry-After, keeps answered reads under a second, and extracts every acknowledged write',
