@@ -1,6 +1,5 @@
 import { nameKey } from '../../domain/canonical.js';
-import { resolveFactTimes } from '../../domain/temporal.js';
-import type { MemoryKind } from '../../domain/types.js';
+import { resolveFactTimes, type FactTimeInput } from '../../domain/temporal.js';
 import {
   NO_USAGE, factCandidateSchema, type EntityCandidate, type EpisodeText, type ExtractionProvider, type FactCandidate, type ModelUsage,
   type ResolutionDecision, type ResolutionItem, type ResolvedEntityRef,
@@ -8,7 +7,7 @@ import {
 import { analyze } from './analyze.js';
 import { familyOf } from './frames.js';
 import { judgeItem } from './resolve.js';
-import { renderFactText } from './text.js';
+import { boundsAState, renderFactText } from './text.js';
 
 /**
  * The offline extraction provider (LLM_PROVIDER=heuristic): compromise for
@@ -49,9 +48,12 @@ function nameResolver(entities: ResolvedEntityRef[]): (names: string[]) => strin
   };
 }
 
-/** Whether an asserted fact's own time phrase ends it before the episode was told ("from 2010 to 2014", "until 2021"). */
-function endedBeforeTelling(f: { negated: boolean; time_expression: string | null; memory_kind: MemoryKind }, episode: EpisodeText): boolean {
-  if (!f.time_expression) return false;
+/**
+ * Whether an asserted fact's own time phrase ends it before the episode was told ("from 2010 to 2014", "until 2021").
+ * Only phrases that can end a state are resolved: the others render alike either way.
+ */
+function endedBeforeTelling(f: FactTimeInput, episode: EpisodeText): boolean {
+  if (f.negated || !boundsAState(f.time_expression)) return false;
   const { invalid_at } = resolveFactTimes(f, episode.occurredAt, null, episode.timezone);
   return invalid_at !== null && invalid_at <= new Date(episode.occurredAt).toISOString();
 }
@@ -84,7 +86,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       eventVerb: f.eventVerb,
       time: f.time_expression,
       detail: f.detail,
-      endedBeforeTelling: !f.negated && endedBeforeTelling(f, episode),
+      endedBeforeTelling: endedBeforeTelling(f, episode),
     });
     const parsed = factCandidateSchema.safeParse({
       subject,

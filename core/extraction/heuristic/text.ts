@@ -121,6 +121,11 @@ const PAST_STATES: Record<string, string> = {
 /** A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021"). */
 const BOUNDING_PHRASE = /^(?:from|between|until|till|through)\b/i;
 
+/** Whether a time phrase can end a state, so that rendering asks whether it ended before the telling. */
+export function boundsAState(time: string | null): time is string {
+  return time !== null && BOUNDING_PHRASE.test(time);
+}
+
 function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   if (!time) return '';
   // A phrase that opened the sentence ("From June 2020 until March 2022 I worked…") closes the fact.
@@ -134,7 +139,7 @@ export function renderFactText(p: FactTextParts): string {
   const t = timeSuffix(p.time, p.kind);
   // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019",
   // nor one that still holds ("Sam works as a nurse from 2010 to 2014").
-  if ((p.negated || p.endedBeforeTelling) && p.time && BOUNDING_PHRASE.test(p.time) && p.kind !== 'episode') {
+  if ((p.negated || p.endedBeforeTelling) && boundsAState(p.time) && p.kind !== 'episode') {
     if (p.predicate === 'has_role') return `${s} worked as ${article(o)}${t}.`;
     if (PAST_STATES[p.predicate]) return `${s} ${PAST_STATES[p.predicate]} ${o}${t}.`;
   }
