@@ -1,4 +1,4 @@
-// npm run bench:isolation -- [--embedded] [--size 10000] [--users 300] [--rate 20] [--duration 30] [--capacity-episodes 300] [--out name]
+// npm run bench:isolation -- [--embedded] [--size 10000] [--users 300] [--rate 20] [--duration 30] [--capacity-episodes 300] [--write-rate R] [--out name]
 //
 // Do reads keep their latency while memory is written and extracted on the
 // same machine? Fills a fresh database with N generated episodes (bulk SQL),
@@ -7,7 +7,8 @@
 // burst), then offers the same open-loop read load (context and search, half
 // of them scoped to a user, half namespace-wide; `--rate` requests/s) twice:
 // with the worker idle, and while writes arrive at half the measured capacity
-// and are extracted. Writes bench/results/isolation.json with both p95s and
+// and are extracted (`--write-rate` fixes that rate instead, so that runs of two
+// configurations whose capacities differ offer the same load). Writes bench/results/isolation.json with both p95s and
 // their ratio (target ≤ 1.5 on a real server). `--embedded` measures the
 // embedded default instead: the corpus is loaded into a PGlite data folder,
 // then `npm start`'s entry point runs PGlite, the Temporal dev server, the
@@ -38,6 +39,8 @@ const userCount = Number(args.get('users') ?? 300);
 const readRate = Number(args.get('rate') ?? 20);
 const duration = Number(args.get('duration') ?? 30);
 const capacityEpisodes = Number(args.get('capacity-episodes') ?? 300);
+const fixedWriteRate = args.has('write-rate') ? Number(args.get('write-rate')) : undefined;
+if (fixedWriteRate !== undefined && !(fixedWriteRate > 0)) throw new Error('--write-rate must be a positive number');
 const embedded = args.has('embedded');
 // --out names the result file (e.g. one per run when measuring the spread); default isolation / isolation-embedded.
 const outName = args.get('out') ?? (embedded ? 'isolation-embedded' : 'isolation');
@@ -183,7 +186,7 @@ async function main() {
     }
     await waitDone(deps.pool, burstIds, 600_000);
     const capacity = capacityEpisodes / ((performance.now() - burstStart) / 1000);
-    const writeRate = capacity / 2;
+    const writeRate = fixedWriteRate ?? capacity / 2;
     log(`capacity ${capacity.toFixed(1)} episodes/s → writes at ${writeRate.toFixed(1)}/s`);
 
     const r = new Random(11);

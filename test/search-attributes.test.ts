@@ -2,7 +2,7 @@ import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common'
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { loadConfig } from '../core/config/config.js';
 import { episodeWorkflowId } from '../core/ingest/contracts.js';
-import { runsStagesLocally } from '../core/ingest/startExtraction.js';
+import { localActivityConcurrency, runsStagesLocally } from '../core/ingest/startExtraction.js';
 import { ensureSearchAttributes } from '../core/temporal/searchAttributes.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 
@@ -95,5 +95,15 @@ describe('Temporal search attributes and stage visibility (issue 15)', () => {
     expect(runsStagesLocally(config({ LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' }))).toBe(false);
     expect(runsStagesLocally(config({ LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', EXTRACTION_STAGES: 'local' }))).toBe(true);
     expect(() => config({ EXTRACTION_STAGES: 'sometimes' })).toThrow(/EXTRACTION_STAGES/);
+  });
+
+  it('runs eight heuristic stages at once per worker and fifty model calls, unless EXTRACTION_CONCURRENCY says', () => {
+    const config = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'postgres://x/y', ...env } as NodeJS.ProcessEnv);
+    const openai = { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' };
+    expect(localActivityConcurrency(config({}))).toBe(8);
+    expect(localActivityConcurrency(config(openai))).toBe(50);
+    expect(localActivityConcurrency(config({ EXTRACTION_CONCURRENCY: '12' }))).toBe(12);
+    expect(localActivityConcurrency(config({ ...openai, EXTRACTION_CONCURRENCY: '2' }))).toBe(2);
+    expect(() => config({ EXTRACTION_CONCURRENCY: '0' })).toThrow(/EXTRACTION_CONCURRENCY/);
   });
 });

@@ -12,6 +12,7 @@ import { withDeadline } from '../core/temporal/client.js';
 import { DREAM_SCHEDULE_ID, DREAM_WORKFLOW_TYPE } from '../core/dream/contracts.js';
 import { rechainStoredHistory } from '../activities/rechainStored.js';
 import { ensureSearchAttributesAtStart } from '../core/temporal/searchAttributes.js';
+import { localActivityConcurrency } from '../core/ingest/startExtraction.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -207,7 +208,7 @@ export async function startWorker(deps: Deps, options: StartWorkerOptions = {}):
     // OTEL_EXPORTER_OTLP_ENDPOINT: workflow and activity spans join the trace of the request that started the workflow.
     ...(tracing ? { interceptors: { activity: tracing.workerInterceptors.activity }, sinks: tracing.workerSinks } : {}),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 50,
-    maxConcurrentLocalActivityExecutions: options.maxConcurrentLocalActivityExecutions ?? 50,
+    maxConcurrentLocalActivityExecutions: options.maxConcurrentLocalActivityExecutions ?? localActivityConcurrency(deps.config),
     // With local stages an extraction usually finishes in its first workflow task, which always
     // comes from the shared (non-sticky) queue: poll it with many more pollers than the default 2.
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
