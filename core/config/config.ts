@@ -57,11 +57,7 @@ export const configSchema = z.object({
   LLM_PROVIDER: z.enum(['heuristic', 'openai'], { error: 'must be one of: heuristic, openai' }).default('heuristic'),
   /** How extraction stages run: `activities` (each its own activity task, with input and timing in the UI) or `local` (local activities: markers in the history, no task round trips). Unset: activities for model providers, local for heuristic. */
   EXTRACTION_STAGES: z.enum(['activities', 'local'], { error: 'must be one of: activities, local' }).optional(),
-  /**
-   * Local activities (extraction stages run locally, EXTRACTION_STAGES) one worker runs at once. Unset: 8 with the
-   * heuristic provider, whose stages are CPU work that more at once only interleaves (core/ingest/startExtraction.ts);
-   * 50 with a model provider, whose calls wait on the network.
-   */
+  /** Local activities (extraction stages run locally, EXTRACTION_STAGES) one worker runs at once; the default and why: localActivityConcurrency. */
   EXTRACTION_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString.pipe(z.url({ error: 'must be a URL' }).optional()),

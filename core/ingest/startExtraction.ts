@@ -18,21 +18,22 @@ export function runsStagesLocally(config: Pick<Config, 'LLM_PROVIDER' | 'EXTRACT
   return config.LLM_PROVIDER === 'heuristic';
 }
 
+const HEURISTIC_LOCAL_ACTIVITIES = 8;
+const MODEL_LOCAL_ACTIVITIES = 50;
+
 /**
  * How many local activities (the stages, when they run locally) a worker runs
- * at once. The heuristic stages are CPU work on the worker's one event loop:
- * run fifty at once and every commit transaction waits, between its
- * statements, behind other episodes' parsing, holding its locks (and on the
- * embedded default the one PGlite session reads need). Eight keep a worker's
- * throughput; four cost a server a quarter of it (README, Behaviour under
- * overload). A model provider's stages wait on the network, so more at once
- * is what makes them fast.
+ * at once, unless EXTRACTION_CONCURRENCY says. The heuristic stages are CPU
+ * work on the worker's one event loop: run fifty at once and every commit
+ * transaction waits, between its statements, behind other episodes' parsing,
+ * holding its locks (and on the embedded default the one PGlite session reads
+ * need). Eight keep a worker's throughput; four cost a server a quarter of it
+ * (README, Behaviour under overload). A model provider's stages wait on the
+ * network, so more at once is what makes them fast.
  */
 export function localActivityConcurrency(config: Pick<Config, 'LLM_PROVIDER' | 'EXTRACTION_CONCURRENCY'>): number {
   return config.EXTRACTION_CONCURRENCY ?? (config.LLM_PROVIDER === 'heuristic' ? HEURISTIC_LOCAL_ACTIVITIES : MODEL_LOCAL_ACTIVITIES);
 }
-const HEURISTIC_LOCAL_ACTIVITIES = 8;
-const MODEL_LOCAL_ACTIVITIES = 50;
 
 export type StartOutcome = 'started' | 'already-running';
 
