@@ -128,6 +128,18 @@ describe('scenario 5: Alice leaves Acme Corp for Beacon Capital', () => {
     expect(joined).toMatchObject({ memory_kind: 'episode', family: 'events', time_expression: 'last month' });
     expect(joined.fact_text).toBe('Alice joined Beacon Capital last month.');
   });
+
+  it('a move said for "tomorrow" or "next mon" starts then, not when it was written', async () => {
+    const at = '2026-11-20T10:00:00Z';
+    for (const [text, from] of [
+      ['Alice moves to Lisbon tomorrow.', '2026-11-21T00:00:00.000Z'],
+      ['Alice starts at Beacon Capital next mon.', '2026-11-23T00:00:00.000Z'],
+    ]) {
+      const { facts } = await run(text, null, at);
+      const state = facts.find((f) => f.memory_kind === 'semantic' && !f.negated);
+      expect(state && times(state, at).valid_from).toBe(from);
+    }
+  });
 });
 
 describe('scenario 6: "I left Google last May to join Anthropic"', () => {

@@ -1,4 +1,6 @@
-import { findTimeExpressions, resolveFactTimes, resolveTimePhrase, resolveTimeRange } from '../core/domain/temporal.js';
+import * as chrono from 'chrono-node';
+import { findTimeExpressions, mayNameATime, resolveFactTimes, resolveTimePhrase, resolveTimeRange } from '../core/domain/temporal.js';
+import { parseTimeWindow } from '../core/retrieval/timeWindow.js';
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : iso);
 
@@ -179,6 +181,7 @@ describe('findTimeExpressions', () => {
     expect(texts('see you at 5')).toEqual([]);
     expect(texts('I may go there')).toEqual([]);
     expect(texts('I think it may be good')).toEqual([]);
+    expect(texts("c'mon, the sun is out and I sat down")).toEqual([]);
   });
 
   it('takes a range as one phrase with both ends', () => {
@@ -186,6 +189,13 @@ describe('findTimeExpressions', () => {
     expect(texts('I lived in Porto between March and May')).toEqual(['between March and May']);
     expect(texts('From June 2020 until March 2022 I was in Oslo')).toEqual(['From June 2020 until March 2022']);
     expect(texts('we were there from 2019-2021')).toEqual(['from 2019-2021']);
+  });
+
+  it('finds casual days, short weekdays and times counted in hours or minutes', () => {
+    expect(texts("I'll meet Ana tomorrow")).toEqual(['tomorrow']);
+    expect(texts("we'll talk tmrw")).toEqual(['tmrw']);
+    expect(texts('see you next tue')).toEqual(['next tue']);
+    expect(texts('the movers come in 3 hours')).toEqual(['in 3 hours']);
   });
 
   it('reports offsets into the text', () => {
@@ -232,5 +242,35 @@ describe('time ranges', () => {
     });
     // An event is dated by its start, as before.
     expect(resolveFactTimes({ negated: false, time_expression: 'from 2019 to 2021', memory_kind: 'episode' }, at).invalid_at).toBeNull();
+  });
+});
+
+describe('mayNameATime', () => {
+  // What people write, chrono's English vocabulary included: each inside a sentence, as the gate sees it.
+  const phrases = [
+    'now', 'today', 'tonight', 'tomorrow', 'tmr', 'tmrw', 'yesterday', 'last night', 'overmorrow', 'this morning',
+    'this afternoon', 'this evening', 'noon', 'midnight', 'noon tomorrow', 'later today', 'the day after tomorrow',
+    'the day before yesterday', 'on sun', 'next mon', 'on tue', 'next tues', 'last wed', 'on thu', 'next thur',
+    'on thurs', 'next fri', 'last sat', 'last sunday', 'next week', 'last week', 'this week', 'next weekend',
+    'this weekend', 'a week from now', 'next month', 'next year', 'last quarter', 'this qtr', 'an hour ago',
+    '2 hours ago', '5 minutes ago', '2 mins later', 'in 3 hours', 'in an hour', 'in a minute', 'an hour later',
+    'a day later', 'in 2 days', 'within a day', 'few hours ago', 'couple of hours ago', 'mid-june', 'in Sept',
+    'on 8 May, 2023', 'back in 2019', 'last summer', 'two decades ago', '3/4', 'at 5pm',
+  ];
+  const sentence = (phrase: string) => `we met Ana ${phrase} at the cafe`;
+  const ref = new Date('2026-11-20T10:00:00Z');
+
+  it('lets through every sentence chrono finds a time in', () => {
+    const found = phrases.filter((p) => chrono.parse(sentence(p), { instant: ref, timezone: 'UTC' }).length > 0);
+    expect(found.length).toBeGreaterThan(50); // the list exercises chrono, not only the gate
+    expect(found.filter((p) => !mayNameATime(sentence(p)))).toEqual([]);
+  });
+
+  it('stops text that names no time; the read path finds no window in it', () => {
+    for (const text of ['where does Ana work', 'What did Noah Baker and Michael do together?', 'Stark Group Phoenix project status']) {
+      expect(mayNameATime(text)).toBe(false);
+      expect(parseTimeWindow(text, ref)).toBeNull();
+    }
+    expect(parseTimeWindow('what did Ana do tomorrow', ref)?.start.toISOString()).toBe('2026-11-21T00:00:00.000Z');
   });
 });

@@ -57,12 +57,21 @@ const WHOLE_RANGE = new RegExp(`^${RANGE_SOURCE}$`, 'i');
 const DURATION = new RegExp(`\\b(?:for|over)\\s+(?:the\\s+(?:last|past)\\s+)?(${NUMBER})\\s+(day|week|month|year)s?\\b`, 'gi');
 const TRAILING_PREFIX = new RegExp(`(?:^|[\\s,(])(${PREFIXES})\\s+$`, 'i');
 const LEADING_PREFIX = new RegExp(`^(${PREFIXES})\\s+`, 'i');
-// Cheap gate: skip chrono entirely for sentences with no date-ish word or digit.
-// (Words like "last"/"since" alone are not enough: every real phrase also has one of these.)
-const DATE_HINT = new RegExp(
-  `\\d|\\b(?:${MONTH_NAMES}|\\w*days?|tonight|weeks?|weekends?|months?|years?|ago|mornings?|afternoons?|evenings?|nights?|noon|midnight|spring|summer|fall|autumn|winter|decades?|tues|thurs)\\b`,
+// Cheap gate: skip chrono for text with no digit and none of the words its English parsers start a date
+// from (months and weekdays with their short forms, casual days, time units, parts of the day, seasons).
+// Words like "last"/"since" alone are not enough: every real phrase also has one of these.
+const TIME_HINT = new RegExp(
+  `\\d|\\b(?:${MONTH_NAMES}|\\w*days?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|now|tonight|tomorrow|tmrw?|overmorrow|` +
+    `weeks?|weekends?|months?|years?|decades?|quarters?|qtr|ago|hours?|hrs?|minutes?|mins?|seconds?|secs?|` +
+    `mornings?|afternoons?|evenings?|nights?|noon|midnight|spring|summer|fall|autumn|winter)\\b`,
   'i',
 );
+
+/** Whether `text` may name a time at all: false means chrono would find nothing worth keeping in it. */
+export function mayNameATime(text: string): boolean {
+  return TIME_HINT.test(text);
+}
+
 const NON_DATES = /^(?:right\s+)?now$/i;
 const CLOCK_ONLY = /^(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?$/i;
 
@@ -86,10 +95,10 @@ function chronoParse(text: string, ref: Date): chrono.ParsedResult[] {
 }
 
 function keepChronoResult(r: chrono.ParsedResult): boolean {
-  const t = r.text.trim();
+  const t = r.text.trim().replace(/[,;:.!?]+$/, '');
   if (NON_DATES.test(t) || CLOCK_ONLY.test(t)) return false;
-  // A lone lower-case "may"/"march"/"sun" is usually a verb or noun, not a month.
-  if (/^(?:may|march|sun|sat|wed)$/.test(t)) return false;
+  // A lone lower-case "may"/"march"/"sun" is usually a verb or noun, not a month (and "mon" is in "c'mon").
+  if (/^(?:may|march|sun|sat|wed|mon)$/.test(t)) return false;
   const s = r.start;
   if (s.isCertain('day') || s.isCertain('weekday') || s.isCertain('month') || s.isCertain('year')) return true;
   return /\b(?:today|tonight|yesterday|tomorrow|morning|afternoon|evening|night|week|weekend)\b/i.test(t);
@@ -100,7 +109,7 @@ function keepChronoResult(r: chrono.ParsedResult): boolean {
  * leading "since"/"until"/"in"... so the role survives ("since March").
  */
 export function findTimeExpressions(text: string, occurredAt: string | Date = '2000-01-01T00:00:00Z'): TimeExpression[] {
-  if (!DATE_HINT.test(text)) return [];
+  if (!mayNameATime(text)) return [];
   const spans: Span[] = [];
   const addCustom = (re: RegExp) => {
     for (const m of text.matchAll(re)) {
