@@ -3,6 +3,7 @@ import { fromVectorSql } from '../core/db/pool.js';
 import { predicateSpec } from '../core/domain/predicates.js';
 import { classifySensitivity } from '../core/domain/sensitivity.js';
 import { resolveFactTimes } from '../core/domain/temporal.js';
+import { anchorTimeInText } from '../core/domain/timeText.js';
 import { sensitivitySchema, type Sensitivity } from '../core/domain/types.js';
 import { cosine } from '../core/embedding/hashing.js';
 import type { FactCandidate } from '../core/extraction/types.js';
@@ -95,7 +96,7 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
       });
     },
 
-    /** Stage 5: valid_from / invalid_at from the text, relative to occurred_at in the writer's time zone (t_valid_override wins). */
+    /** Stage 5: valid_from / invalid_at from the text, relative to occurred_at in the writer's time zone (t_valid_override wins); the fact's text then names that time absolutely. */
     async temporalResolve(input: { episode: EpisodeSnapshot; facts: BoundFact[] }): Promise<TimedFact[]> {
       const { episode } = input;
       const explicit = explicitFactOf(episode.metadata);
@@ -104,7 +105,9 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
           const times = resolveFactTimes(f.candidate, episode.occurredAt, episode.tValidOverride, episode.timezone);
           // A structured source's own times (an event's start and end, a triple's valid_from) are taken as stated.
           const stated = statedValidityOf(f.candidate);
-          return { ...f, validFrom: stated?.valid_from ?? times.valid_from, invalidAt: explicit?.invalid_at ?? stated?.invalid_at ?? times.invalid_at };
+          // The fact is read long after: "last month" in its text becomes the month it meant.
+          const candidate = stated ? f.candidate : { ...f.candidate, fact_text: anchorTimeInText(f.candidate.fact_text, f.candidate.time_expression, episode.occurredAt, episode.timezone) };
+          return { ...f, candidate, validFrom: stated?.valid_from ?? times.valid_from, invalidAt: explicit?.invalid_at ?? stated?.invalid_at ?? times.invalid_at };
         });
         return { output };
       });

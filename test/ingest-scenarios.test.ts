@@ -129,6 +129,10 @@ describe('ingestEpisode acceptance scenarios (heuristic provider, real Temporal 
     const active = await facts(ns, { subject: 'Alice', predicate: 'works_at' });
     expect(active.map(target)).toEqual(['Beacon Capital']);
     expect(active[0].valid_from?.slice(0, 7)).toBe('2026-05');
+    // Read months later, "last month" would mislead: the stored fact names the month.
+    expect(active[0].fact_text).toBe('Alice works at Beacon Capital as of May 2026.');
+    const joined = await facts(ns, { subject: 'Alice', predicate: 'joined' });
+    expect(joined.map((f) => f.fact_text)).toEqual(['Alice joined Beacon Capital in May 2026.']);
     const history = await facts(ns, { subject: 'Alice', predicate: 'works_at', include_invalidated: 'true' });
     const acme = find(history, 'works_at', 'Acme Corp')!;
     expect(acme.invalid_at).not.toBeNull();

@@ -1,0 +1,76 @@
+import { escapeRegExp } from '../text/regex.js';
+import { resolveTimePhrase, resolveTimeRange } from './temporal.js';
+import { toWallTime } from './timezone.js';
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+// A phrase with its year is already absolute ("in May 2024", "until 2021"); a duration ("for 3 years") is no date.
+const NAMES_A_YEAR = /\b(?:19|20)\d{2}\b/;
+const DURATION = /^(?:for|over)\b/i;
+const SEASON = /\b(spring|summer|fall|autumn|winter)\b/i;
+// The unit a phrase counts in bounds how precisely it may be said: "2 years ago" is a year, not the day
+// chrono lands on; "last week" a week.
+const UNIT = /\b(decade|year|month|week|weekend)s?\b/i;
+// Prepositions a date keeps ("since May 2026"); "in"/"on" give way to the one the precision asks for.
+const KEPT_PREFIX = /^(since|until|till|from|by|as of|starting from|starting in|starting|before|after|through)\s+/i;
+const POINT_PREFIX = /^(in|on|back in|around|during)\s+/i;
+// The text already says how the time relates ("joined as of last month"): the date follows it bare.
+const PREPOSITION_BEFORE = /\b(?:since|until|till|from|in|on|by|as of|starting|before|after|through|during|around)\s+$/i;
+
+/**
+ * `text` with the time phrase it was dated by said absolutely: "Maya left
+ * Acme Corp last month." written in June 2026 → "Maya left Acme Corp in May
+ * 2026." A fact is read long after it was written, by someone who does not
+ * know when that was, so "last month" or "tomorrow" in it would mislead; the
+ * raw episode keeps the words as said. The phrase resolves as the fact's times
+ * do (`resolveTimePhrase`, on the writer's calendar). Phrases with a year,
+ * ranges and durations are left as said, and so is a text that does not
+ * contain the phrase.
+ */
+export function anchorTimeInText(text: string, phrase: string | null, occurredAt: string, timezone?: string | null): string {
+  const bare = phrase?.trim().replace(/[.,;:!?]+$/, '');
+  if (!bare || NAMES_A_YEAR.test(bare) || DURATION.test(bare) || resolveTimeRange(bare, occurredAt, timezone)) return text;
+  const resolved = resolveTimePhrase(bare, occurredAt, timezone);
+  if (!resolved) return text;
+  const kept = KEPT_PREFIX.exec(bare);
+  const core = bare.slice((kept ?? POINT_PREFIX.exec(bare))?.[0].length ?? 0);
+  const absolute = sayAbsolutely(resolved.date, resolved.precision, core, timezone);
+  // The whole phrase where the text has it; else its core, after whatever preposition the text put before it.
+  const whole = findWords(text, bare);
+  if (whole && kept) return splice(text, whole, `${kept[1]} ${absolute.text}`);
+  const at = whole ?? (core === bare ? null : findWords(text, core));
+  if (!at) return text;
+  const preposition = PREPOSITION_BEFORE.test(text.slice(0, at.index)) ? '' : `${pointPreposition(absolute)} `;
+  return splice(text, at, `${preposition}${absolute.text}`);
+}
+
+interface Absolute {
+  text: string;
+  isDay: boolean;
+}
+
+function sayAbsolutely(date: Date, precision: 'day' | 'month' | 'year', core: string, timezone: string | null | undefined): Absolute {
+  const wall = toWallTime(date, timezone);
+  const year = wall.getUTCFullYear();
+  const month = MONTH_NAMES[wall.getUTCMonth()];
+  const season = SEASON.exec(core);
+  if (season) return { text: `${season[1].toLowerCase()} ${year}`, isDay: false };
+  const unit = UNIT.exec(core)?.[1].toLowerCase();
+  if (precision === 'year' || unit === 'year' || unit === 'decade') return { text: String(year), isDay: false };
+  if (precision === 'month' || unit === 'month') return { text: `${month} ${year}`, isDay: false };
+  const day = `${wall.getUTCDate()} ${month} ${year}`;
+  return unit ? { text: `the week of ${day}`, isDay: false } : { text: day, isDay: true };
+}
+
+const pointPreposition = (absolute: Absolute) => (absolute.isDay ? 'on' : 'in');
+
+/** The first whole-word, case-insensitive occurrence of `words` in `text`. */
+function findWords(text: string, words: string): { index: number; length: number } | null {
+  const match = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(words)}(?![\\p{L}\\p{N}])`, 'iu').exec(text);
+  return match ? { index: match.index, length: match[0].length } : null;
+}
+
+function splice(text: string, at: { index: number; length: number }, replacement: string): string {
+  // A sentence that opened with the phrase ("Yesterday Maya moved…") opens with its replacement.
+  const said = at.index === 0 ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+  return text.slice(0, at.index) + said + text.slice(at.index + at.length);
+}
