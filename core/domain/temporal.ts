@@ -57,6 +57,17 @@ const WHOLE_RANGE = new RegExp(`^${RANGE_SOURCE}$`, 'i');
 const DURATION = new RegExp(`\\b(?:for|over)\\s+(?:the\\s+(?:last|past)\\s+)?(${NUMBER})\\s+(day|week|month|year)s?\\b`, 'gi');
 const TRAILING_PREFIX = new RegExp(`(?:^|[\\s,(])(${PREFIXES})\\s+$`, 'i');
 const LEADING_PREFIX = new RegExp(`^(${PREFIXES})\\s+`, 'i');
+
+/** A time phrase's leading preposition ("since", "as of", "in"…), if any, and the rest of it. */
+export function splitTimePhrase(phrase: string): { prefix: string | null; core: string } {
+  const m = LEADING_PREFIX.exec(phrase);
+  return m ? { prefix: m[1], core: phrase.slice(m[0].length) } : { prefix: null, core: phrase };
+}
+
+/** Whether `before` ends with a time preposition, so a date can follow it bare. */
+export function endsWithTimePreposition(before: string): boolean {
+  return TRAILING_PREFIX.test(before);
+}
 // Cheap gate: skip chrono for text with no digit and none of the words its English parsers start a date
 // from (months and weekdays with their short forms, casual days, time units, parts of the day, seasons).
 // Words like "last"/"since" alone are not enough: every real phrase also has one of these.

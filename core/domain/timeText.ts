@@ -1,5 +1,5 @@
 import { escapeRegExp } from '../text/regex.js';
-import { resolveTimePhrase, resolveTimeRange } from './temporal.js';
+import { endsWithTimePreposition, resolveTimePhrase, resolveTimeRange, splitTimePhrase } from './temporal.js';
 import { toWallTime } from './timezone.js';
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -10,11 +10,9 @@ const SEASON = /\b(spring|summer|fall|autumn|winter)\b/i;
 // The unit a phrase counts in bounds how precisely it may be said: "2 years ago" is a year, not the day
 // chrono lands on; "last week" a week.
 const UNIT = /\b(decade|year|month|week|weekend)s?\b/i;
-// Prepositions a date keeps ("since May 2026"); "in"/"on" give way to the one the precision asks for.
-const KEPT_PREFIX = /^(since|until|till|from|by|as of|starting from|starting in|starting|before|after|through)\s+/i;
-const POINT_PREFIX = /^(in|on|back in|around|during)\s+/i;
-// The text already says how the time relates ("joined as of last month"): the date follows it bare.
-const PREPOSITION_BEFORE = /\b(?:since|until|till|from|in|on|by|as of|starting|before|after|through|during|around)\s+$/i;
+// Prepositions that say how a point in time is meant: they give way to the one the precision asks for
+// ("on 21 November 2026", "in May 2026"); every other ("since", "until", "by", "as of"…) is kept.
+const POINT_PREPOSITION = /^(?:in|on|back in|around|during)$/i;
 
 /**
  * `text` with the time phrase it was dated by said absolutely: "Maya left
@@ -31,15 +29,15 @@ export function anchorTimeInText(text: string, phrase: string | null, occurredAt
   if (!bare || NAMES_A_YEAR.test(bare) || DURATION.test(bare) || resolveTimeRange(bare, occurredAt, timezone)) return text;
   const resolved = resolveTimePhrase(bare, occurredAt, timezone);
   if (!resolved) return text;
-  const kept = KEPT_PREFIX.exec(bare);
-  const core = bare.slice((kept ?? POINT_PREFIX.exec(bare))?.[0].length ?? 0);
+  const { prefix, core } = splitTimePhrase(bare);
+  const kept = prefix && !POINT_PREPOSITION.test(prefix) ? prefix : null;
   const absolute = sayAbsolutely(resolved.date, resolved.precision, core, timezone);
   // The whole phrase where the text has it; else its core, after whatever preposition the text put before it.
   const whole = findWords(text, bare);
-  if (whole && kept) return splice(text, whole, `${kept[1]} ${absolute.text}`);
+  if (whole && kept) return splice(text, whole, `${kept} ${absolute.text}`);
   const at = whole ?? (core === bare ? null : findWords(text, core));
   if (!at) return text;
-  const preposition = PREPOSITION_BEFORE.test(text.slice(0, at.index)) ? '' : `${pointPreposition(absolute)} `;
+  const preposition = endsWithTimePreposition(text.slice(0, at.index)) ? '' : `${pointPreposition(absolute)} `;
   return splice(text, at, `${preposition}${absolute.text}`);
 }
 
