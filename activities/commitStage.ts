@@ -189,8 +189,10 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
                 JSON.stringify(newEntities.map((e, i) => ({ id: e.id, type: e.type, name: e.name, name_key: canonicalKey(e.name), aliases: e.aliases, properties: userTag(e), embedding: toVectorSql(entityVectors[i]) }))),
               ],
             );
+            // Keyed once: a structured batch brings over a thousand entities, and a scan per entity blocked the event loop for seconds.
+            const rowByKey = new Map(rows.map((r) => [`${r.type}\u0000${r.name_key}`, r]));
             for (const e of newEntities) {
-              const row = rows.find((r) => r.type === e.type && r.name_key === canonicalKey(e.name));
+              const row = rowByKey.get(`${e.type}\u0000${canonicalKey(e.name)}`);
               if (!row) continue;
               idMap.set(e.id, row.id);
               if (row.inserted) auditRows.push(auditRow('entity.created', { type: 'entity', id: row.id }, null, { name: e.name, type: e.type, aliases: e.aliases }));
