@@ -142,6 +142,32 @@ describe('scenario 5: Alice leaves Acme Corp for Beacon Capital', () => {
   });
 });
 
+describe('plans and possibilities are not said as done', () => {
+  const at = '2026-11-20T10:00:00Z';
+  const textsOf = async (text: string) => (await run(text, 'Lena', at)).facts.map((f) => f.fact_text);
+
+  it('the present with a time ahead is a plan: "I fly to Tokyo tomorrow" is a trip to come, not a visit made', async () => {
+    expect(await textsOf('I fly to Tokyo tomorrow.')).toEqual(['Lena is traveling to Tokyo as of tomorrow.']);
+    expect(await textsOf('Tomorrow I head to Paris for the conference.')).toEqual(['Lena is traveling to Paris as of Tomorrow.']);
+    expect(await textsOf('I start my new job at Stripe next week.')).toEqual(['Lena will start at Stripe next week.', 'Lena works at Stripe as of next week.']);
+    expect(await textsOf("I'm starting at Globex on Monday.")).toContain('Lena will start at Globex on Monday.');
+    expect(await textsOf('I am moving to Seattle in 2 months.')).toContain('Lena will move to Seattle in 2 months.');
+  });
+
+  it('the present with a time behind, or none, stays as it was said', async () => {
+    expect(await textsOf('I started at Globex on Monday.')).toContain('Lena started at Globex on Monday.');
+    expect(await textsOf('I work at Globex since March.')).toEqual(['Lena works at Globex since March.']);
+    expect(await textsOf('I work at Globex.')).toEqual(['Lena works at Globex.']);
+  });
+
+  it('"might", "may", "could", "should" and "would" state no fact; "would love to" is still a wish', async () => {
+    for (const text of ['I might move to Denver.', 'I may join Stripe.', 'I could live in Oslo.', 'I should visit Rome.', 'I would work at Globex if they asked.']) {
+      expect({ text, facts: await textsOf(text) }).toEqual({ text, facts: [] });
+    }
+    expect(await textsOf('I would love to live in Kyoto.')).toEqual(['Lena wants to live in Kyoto.']);
+  });
+});
+
 describe('scenario 6: "I left Google last May to join Anthropic"', () => {
   const at = '2026-02-01T00:00:00Z';
 

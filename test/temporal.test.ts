@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { findTimeExpressions, mayNameATime, resolveFactTimes, resolveTimePhrase, resolveTimeRange } from '../core/domain/temporal.js';
+import { findTimeExpressions, mayNameATime, pointsAhead, resolveFactTimes, resolveTimePhrase, resolveTimeRange } from '../core/domain/temporal.js';
 import { parseTimeWindow } from '../core/retrieval/timeWindow.js';
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : iso);
@@ -272,5 +272,25 @@ describe('mayNameATime', () => {
       expect(parseTimeWindow(text, ref)).toBeNull();
     }
     expect(parseTimeWindow('what did Ana do tomorrow', ref)?.start.toISOString()).toBe('2026-11-21T00:00:00.000Z');
+  });
+});
+
+describe('pointsAhead', () => {
+  const at = '2026-11-20T10:00:00Z'; // a Friday
+  const ahead = ['tomorrow', 'Tomorrow', 'tmrw', 'tonight', 'next week', 'next mon', 'the coming weekend', 'in 3 days', 'in a few weeks', 'within two months', 'on Monday', 'this Sunday'];
+  const notAhead = ['yesterday', 'last week', '3 days ago', 'since March', 'as of next to nothing', 'in March', 'Friday', 'on Mondays', 'this week', 'today', 'in 2019', 'for 3 years'];
+
+  it('reads the phrases that point after the telling from their words', () => {
+    expect(ahead.filter((p) => !pointsAhead(p))).toEqual([]);
+    expect(notAhead.filter((p) => pointsAhead(p))).toEqual([]);
+  });
+
+  it('agrees with chrono: each phrase it calls ahead resolves after the moment it was said ("tonight" to its day)', () => {
+    const sameDay = ['tonight'];
+    for (const phrase of ahead) {
+      const resolved = resolveTimePhrase(phrase, at);
+      const after = resolved !== null && (sameDay.includes(phrase) ? resolved.date.toISOString() === '2026-11-20T00:00:00.000Z' : resolved.date.getTime() > new Date(at).getTime());
+      expect({ phrase, after }).toEqual({ phrase, after: true });
+    }
   });
 });

@@ -83,6 +83,23 @@ export function mayNameATime(text: string): boolean {
   return TIME_HINT.test(text);
 }
 
+// Deictic phrases that point after the telling: "tomorrow", "next week", "in 3 days", "on Monday", "this Friday".
+// A bare or plural weekday ("Friday", "on Mondays") is left out: "every Friday" reaches here as "Friday", a habit.
+const AHEAD = new RegExp(
+  `\\b(?:tomorrow|tmrw?|tonight|overmorrow|next|coming|upcoming)\\b|^(?:in|within)\\s+(?:${NUMBER})\\s+(?:minute|hour|day|week|month|year)s?\\b|` +
+    `^(?:on|this)\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b`,
+  'i',
+);
+const BEHIND = /\b(?:ago|last|yesterday|earlier|previous|past|since|as\s+of|before)\b/i;
+
+/**
+ * Whether a time phrase points after the moment it was said, read from its words alone (no reference date):
+ * "I fly to Tokyo tomorrow" and "I start at Globex on Monday" are plans, though their verbs are in the present.
+ */
+export function pointsAhead(phrase: string): boolean {
+  return AHEAD.test(phrase.trim()) && !BEHIND.test(phrase);
+}
+
 const NON_DATES = /^(?:right\s+)?now$/i;
 const CLOCK_ONLY = /^(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?$/i;
 

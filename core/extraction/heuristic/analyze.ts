@@ -1,3 +1,4 @@
+import { pointsAhead } from '../../domain/temporal.js';
 import { buildClauses, type Clause } from './clauses.js';
 import { EntityTable } from './entities.js';
 import { OPINION_VERBS, ROLE_NOUNS, SPEAKER_PRONOUNS } from './lexicon.js';
@@ -15,6 +16,9 @@ import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, copu
  * read the same (memoized) analysis, so an episode is parsed once.
  */
 
+// "I might move to Denver", "I could live in Oslo", "I should call Ana": a possibility, not a fact ("would like" is a wish, read before).
+const POSSIBILITY_MODALS = new Set(['might', 'may', 'could', 'would', 'should']);
+
 function processClause(ctx: Context, s: number, c: Clause): void {
   const sentence = ctx.sentences[s];
   if (sentence.question) return;
@@ -30,18 +34,21 @@ function processClause(ctx: Context, s: number, c: Clause): void {
   if (c.link === 'purpose' && c.parent !== null && !TRANSITION_VERBS.has(ctx.clauses[s][c.parent].vg.root)) return;
   if (c.vg.catenative && NON_FACTUAL.has(c.vg.catenative)) return;
   const time = timeFor(ctx, s, c);
-  if (possessiveCopula(ctx, s, c, confidence, time)) return;
-  if (viewpoint(ctx, s, c, confidence)) return;
-  const subjects = subjectsOf(ctx, s, c).filter((r) => r.kind === 'entity');
+  // "I fly to Tokyo tomorrow", "I start at Globex on Monday": the present with a time ahead is a plan, said as the future.
+  const clause: Clause = c.vg.tense === 'present' && !c.vg.perfect && time && pointsAhead(time) ? { ...c, vg: { ...c.vg, tense: 'future' } } : c;
+  if (possessiveCopula(ctx, s, clause, confidence, time)) return;
+  if (viewpoint(ctx, s, clause, confidence)) return;
+  const subjects = subjectsOf(ctx, s, clause).filter((r) => r.kind === 'entity');
   if (subjects.length === 0) return;
-  if (intention(ctx, s, c, subjects, confidence, time)) return;
-  birth(ctx, s, c, subjects, confidence, time);
-  if (statusChange(ctx, s, c, subjects, confidence, time)) return;
-  if (passiveAgent(ctx, s, c, confidence, time)) return;
+  if (intention(ctx, s, clause, subjects, confidence, time)) return;
+  if (POSSIBILITY_MODALS.has(clause.vg.modal ?? '')) return;
+  birth(ctx, s, clause, subjects, confidence, time);
+  if (statusChange(ctx, s, clause, subjects, confidence, time)) return;
+  if (passiveAgent(ctx, s, clause, confidence, time)) return;
   // "I am a software engineer at Microsoft": the role noun decides before "be at".
-  if (c.vg.root === 'be' && copulaDescription(ctx, s, c, subjects, confidence, time)) return;
-  const matches = matchFrames(ctx, s, c);
-  for (const m of matches) factsFromFrame(ctx, s, c, subjects, m, confidence, time);
+  if (clause.vg.root === 'be' && copulaDescription(ctx, s, clause, subjects, confidence, time)) return;
+  const matches = matchFrames(ctx, s, clause);
+  for (const m of matches) factsFromFrame(ctx, s, clause, subjects, m, confidence, time);
 }
 
 /** Facts stated by possessive relations anywhere: "my sister Ana" → speaker family_of Ana. */
