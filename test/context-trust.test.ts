@@ -98,15 +98,21 @@ describe('a context block an agent can trust (the Stefan story, through the real
         expect(line).toMatch(/^- \[2026-03-02\] Sam: My sister Lena lives in Porto\. \(partly superseded 2026-08-01: now Lena (lives in|moved to) Madrid[^)]*\)$/);
       });
 
-      it('does not mark the memory that ended the statement, though it may also confirm what held until then', async () => {
+      it("leads with Lena's home now: she is named, and in Sam's scope", async () => {
         const body = await ask();
+        expect(body.facts[0]?.fact_text).toMatch(/^Lena lives in Madrid/);
+      });
+
+      // Asked about Porto rather than Lena, so that her facts are not listed and the memories that only repeat them stay in the block.
+      it('does not mark the memory that ended the statement, though it may also confirm what held until then', async () => {
+        const body = await ask({ query: 'who lives in Porto?' });
         const line = body.text.split('\n').find((l) => l.includes('Lena moved from Porto to Madrid in August.'));
         expect(line).toBe('- [2026-09-01] Sam: Lena moved from Porto to Madrid in August.');
         expect(body.memories.find((m) => m.id === moved[user])).toMatchObject({ status: 'current', superseded_by: null });
       });
 
       it('is current as of a time before the move, and the rest of the block is unmarked', async () => {
-        const body = await ask({ as_of: '2026-05-01T00:00:00Z' });
+        const body = await ask({ query: 'who lives in Porto?', as_of: '2026-05-01T00:00:00Z' });
         expect(body.memories.find((m) => m.id === porto[user])).toMatchObject({ status: 'current', superseded_by: null });
         expect(body.text).not.toContain('superseded');
       });

@@ -75,6 +75,13 @@ describe('GET|POST /v1/context', () => {
       subjectId: giulia, predicate: 'patient_of', objectId: clinic, family: 'health', factText: 'Giulia is a patient of Old Clinic.',
       confidence: 0.99, decayClass: 'permanent',
     });
+    // Someone else in Giulia's life, learnt in her scope.
+    const chiara = await insertEntity(pool, { namespace: NS, name: 'Chiara', scopeUser: USER });
+    const milan = await insertEntity(pool, { namespace: NS, name: 'Milan', type: 'place', scopeUser: USER });
+    await fact('chiaraLives', {
+      subjectId: chiara, predicate: 'lives_in', objectId: milan, family: 'places', factText: 'Chiara lives in Milan.',
+      confidence: 0.6, decayClass: 'slow_decay', lastConfirmedAt: daysAgo(20),
+    });
     await insertFact(pool, {
       namespace: NS, scopeUser: 'customer-marco-1', subjectId: marco, predicate: 'has_plan', value: 'Premium', factText: 'Marco has the Premium plan.',
       confidence: 1, decayClass: 'permanent',
@@ -99,6 +106,30 @@ describe('GET|POST /v1/context', () => {
     expect(body.text.indexOf('Giulia has the Advanced plan.')).toBeLessThan(body.text.indexOf('Giulia prefers email follow-ups.'));
     expect(body.text).toContain('confirmed 3 days ago');
     expect(body.text).toMatch(/Known facts[^\n]*\n- Giulia has the Advanced plan\./);
+  });
+
+  it("with a user id, also lists the facts of whom the query names in the user's scope, and they lead", async () => {
+    const { body } = await get({ user_id: USER, query: 'Where does Chiara live?' });
+    expect(body.facts[0].id).toBe(ids.chiaraLives);
+    expect(body.text).toMatch(/Known facts[^\n]*\n- Chiara lives in Milan\./);
+    // The user's own facts are still listed after them.
+    expect(body.facts.map((f) => f.id)).toEqual(expect.arrayContaining([ids.advanced, ids.prefers, ids.lives]));
+    // Named, but in another user's scope: not this user's to read.
+    const other = await get({ user_id: USER, query: 'Which plan is Marco on?' });
+    expect(other.body.text).not.toContain('Marco');
+  });
+
+  it("a named person's uncertain fact is not cut for the user's many certain ones", async () => {
+    const pool = api.deps.pool;
+    const user = 'customer-busy-1';
+    const self = await insertEntity(pool, { namespace: NS, name: 'Bruno', scopeUser: user, properties: { user_id: user } });
+    for (let i = 0; i < 70; i++) {
+      await insertFact(pool, { namespace: NS, scopeUser: user, subjectId: self, predicate: 'likes', value: `dish ${i}`, factText: `Bruno likes dish ${i}.`, confidence: 0.95, decayClass: 'permanent' });
+    }
+    const sister = await insertEntity(pool, { namespace: NS, name: 'Paola', scopeUser: user });
+    const home = await insertFact(pool, { namespace: NS, scopeUser: user, subjectId: sister, predicate: 'lives_in', value: 'Bari', factText: 'Paola lives in Bari.', confidence: 0.3, decayClass: 'permanent' });
+    const { body } = await get({ user_id: user, query: 'Where does Paola live?' });
+    expect(body.facts[0]?.id).toBe(home);
   });
 
   it('follows the facts with the memories most relevant to the query', async () => {

@@ -1,10 +1,10 @@
 import { countTokens } from 'gpt-tokenizer';
 import type { Queryable } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
-import { entitiesNamedIn } from './entityMatch.js';
+import { entitiesNamedIn, namedEntityIdsSql } from './entityMatch.js';
 import { memoizeBounded } from './memo.js';
 import { orderByRelevance } from './factRelevance.js';
-import { queryCompactFacts, type CompactFactView } from './facts.js';
+import { queryCompactFacts, type CompactFactView, type FactQuery } from './facts.js';
 import { memoryStandings, type SupersededBy } from './memoryStatus.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, type ReadScope } from './scope.js';
@@ -120,17 +120,32 @@ export function renderedTokenCount(parts: string[][]): number {
 }
 
 /**
- * Whose facts lead the block: the user's own entity; with a user id but no
- * entity known to stand for them, every fact learnt for that user; without a
- * user id, the entities the query names exactly or by an alias (a typo's near
- * match is left to the search below). Returns a condition on `f`, or null for none.
+ * Whose facts the block lists: with a user id, the user's own entity's (every
+ * fact learnt for the user when no entity is known to stand for them) and those
+ * of the entities the query names in the user's scope, which lead ("where does
+ * Lena live?" asked for Sam: his sister's home); without a user id, the
+ * entities the query names exactly or by an alias (a typo's near match is left
+ * to the search below). Null for none.
  */
-async function subjectCondition(db: Queryable, scope: ReadScope, query: string | undefined): Promise<((p: SqlParams) => string) | null> {
+async function subjectCondition(db: Queryable, scope: ReadScope, query: string | undefined): Promise<Pick<FactQuery, 'where' | 'lead'> | null> {
   const { userId } = scope;
-  if (userId !== undefined) return (p) => userFactCondition(p, { ...scope, userId });
+  if (userId !== undefined) {
+    const own = (p: SqlParams) => userFactCondition(p, { ...scope, userId });
+    if (!query) return { where: own };
+    return {
+      where: (p) => {
+        const named = namedEntityIdsSql(p, scope, query);
+        return named ? `(${own(p)} OR f.subject_id IN (${named}))` : own(p);
+      },
+      lead: (p) => {
+        const named = namedEntityIdsSql(p, scope, query);
+        return named ? `f.subject_id IN (${named})` : 'false';
+      },
+    };
+  }
   if (!query) return null;
   const ids = (await entitiesNamedIn(db, scope, query, 3, { fuzzy: false })).map((s) => s.id);
-  return ids.length ? (p) => `f.subject_id = ANY(${p.add(ids)}::uuid[])` : null;
+  return ids.length ? { where: (p) => `f.subject_id = ANY(${p.add(ids)}::uuid[])` } : null;
 }
 
 async function recentMemories(db: Queryable, scope: ReadScope): Promise<ContextMemory[]> {
@@ -219,7 +234,7 @@ export async function buildContext(
   request: ContextRequest,
 ): Promise<ContextBlock> {
   const subjects = await subjectCondition(db, scope, request.query);
-  const byConfidence = subjects ? await queryCompactFacts(db, scope, { where: subjects, order: 'effective', limit: MAX_FACTS }) : [];
+  const byConfidence = subjects ? await queryCompactFacts(db, scope, { ...subjects, order: 'effective', limit: MAX_FACTS }) : [];
   const allFacts = request.query ? orderByRelevance(byConfidence, request.query) : byConfidence;
   const factsHeader = request.query ? FACTS_HEADER_FOR_QUERY : FACTS_HEADER;
   const factIds = new Set(allFacts.map((f) => f.id));

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.js';
-import { nameGrams } from './queryText.js';
+import { nameGrams, type NameGrams } from './queryText.js';
 import { entityFilter, type ReadScope } from './scope.js';
 import { SqlParams } from './sql.js';
 
@@ -20,6 +20,21 @@ export interface NameMatchOptions {
   fuzzy?: boolean;
 }
 
+/** SQL of (id, score) for the entities named exactly (1.0) or by an alias as written (0.9): each branch on its own index. */
+function exactlyNamedSql(p: SqlParams, filter: string, grams: NameGrams): string {
+  return `SELECT n.id, 1.0::float8 AS score FROM entity n WHERE ${filter} AND n.name_key = ANY(${p.add(grams.keys)}::text[])
+      UNION ALL SELECT n.id, 0.9::float8 AS score FROM entity n WHERE ${filter} AND n.aliases && ${p.add(grams.surfaces)}::text[]`;
+}
+
+/**
+ * SQL selecting the ids of the entities `query` names exactly or by an alias, for a condition built with the same
+ * parameters; null when the query holds no name-like words.
+ */
+export function namedEntityIdsSql(p: SqlParams, scope: ReadScope, query: string): string | null {
+  const grams = nameGrams(query);
+  return grams.keys.length ? `SELECT named.id FROM (${exactlyNamedSql(p, entityFilter(p, scope), grams)}) named` : null;
+}
+
 /**
  * Entities the query names: exact canonical name, an alias as written, or a
  * close trigram match (typos, inflections) of a longer span. One statement,
@@ -33,11 +48,8 @@ export async function entitiesNamedIn(db: Queryable, scope: ReadScope, query: st
   if (!grams.keys.length) return [];
   const p = new SqlParams();
   const filter = entityFilter(p, scope);
-  const keys = `${p.add(grams.keys)}::text[]`;
-  const surfaces = `${p.add(grams.surfaces)}::text[]`;
+  const named = `named AS (${exactlyNamedSql(p, filter, grams)})`;
   const top = p.add(limit);
-  const named = `named AS (SELECT n.id, 1.0::float8 AS score FROM entity n WHERE ${filter} AND n.name_key = ANY(${keys})
-      UNION ALL SELECT n.id, 0.9::float8 AS score FROM entity n WHERE ${filter} AND n.aliases && ${surfaces})`;
   const branches = ['SELECT id, score FROM named'];
   if (options.fuzzy !== false && grams.fuzzy.length) {
     const fuzzy = `${p.add(grams.fuzzy)}::text[]`;

@@ -135,6 +135,8 @@ export interface FactQuery {
   /** `effective`: effective confidence; `priority`: effective confidence weighted by importance. */
   order: 'effective' | 'priority';
   limit: number;
+  /** Facts meeting this condition on `f` come first, before the order, so the limit cuts the others first. */
+  lead?: (p: SqlParams) => string;
 }
 
 /** The columns of `CompactFactRow` but `episode_ids`. */
@@ -167,11 +169,12 @@ async function selectFacts<R>(db: Queryable, scope: ReadScope, query: FactQuery,
   const liveEnds = scope.includeForgotten ? 'true' : `f.subject_id NOT IN (${forgotten}) AND (f.object_id IS NULL OR f.object_id NOT IN (${forgotten}))`;
   const effective = effectiveConfidenceSql('f', at);
   const rank = query.order === 'priority' ? `${effective} * (0.5 + 0.5 * f.importance)` : effective;
+  const lead = query.lead ? `(${query.lead(p)}) DESC, ` : '';
   const sql = `
     SELECT ${columns}, ${factEpisodeIdsSql(ns, live('e'))} AS episode_ids
     FROM (SELECT f.*, ${rank} AS rank FROM fact f
           WHERE ${factFilter(p, scope)} AND ${liveEnds} AND (${query.where(p)})
-          ORDER BY rank DESC, f.last_confirmed_at DESC, f.id
+          ORDER BY ${lead}rank DESC, f.last_confirmed_at DESC, f.id
           LIMIT ${p.add(query.limit)}) f
     JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id
     ORDER BY f.rank DESC, f.last_confirmed_at DESC, f.id`;
