@@ -165,6 +165,9 @@ describe('fact relevance (pure)', () => {
     expect([...queryFamilies('Where does Stefan work?')]).toEqual(['work']);
     expect([...queryFamilies('where does she live')]).toEqual(['places']);
     expect([...queryFamilies('which plan is Giulia on?')]).toEqual(['ownership']);
+    expect([...queryFamilies('what food should Sam avoid?')].sort()).toEqual(['health', 'preferences']);
+    expect([...queryFamilies('does Sam have pets?')]).toEqual(['ownership']);
+    expect([...queryFamilies('when was his last trip?')]).toEqual(['places']);
     expect(queryFamilies('hello there').size).toBe(0);
   });
 

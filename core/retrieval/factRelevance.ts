@@ -11,10 +11,10 @@ import { contentWords } from './wordCoverage.js';
  */
 const FAMILY_WORDS: Array<[RegExp, PredicateFamily]> = [
   [/^(work\w*|job\w*|employ\w*|compan(y|ies)|career|office|colleagues?|boss|role|position|hired|fired|quit|studies|study\w*|school|universit(y|ies))$/, 'work'],
-  [/^(live[sd]?|living|home|city|town|country|based|moved?|moving|address|where)$/, 'places'],
-  [/^(like[sd]?|prefer\w*|favou?rite\w*|enjoy\w*|love[sd]?|hate[sd]?|want\w*|interest\w*|opinion|think)$/, 'preferences'],
-  [/^(own\w*|uses?|using|bought|plans?|subscription)$/, 'ownership'],
-  [/^(health|sick|ill|allerg\w*|medication|medicine|condition|diagnos\w*)$/, 'health'],
+  [/^(live[sd]?|living|home|city|town|country|based|moved?|moving|address|where|trips?|travel\w*|visit\w*)$/, 'places'],
+  [/^(like[sd]?|prefer\w*|favou?rite\w*|enjoy\w*|love[sd]?|hate[sd]?|want\w*|interest\w*|opinion|think|avoid\w*|dislike[sd]?)$/, 'preferences'],
+  [/^(own\w*|uses?|using|bought|plans?|subscription|pets?|dogs?|cats?)$/, 'ownership'],
+  [/^(health|sick|ill|allerg\w*|medication|medicine|condition|diagnos\w*|food|foods|eat\w*|diet\w*|avoid\w*)$/, 'health'],
   [/^(cost\w*|price\w*|pa(y|id|ys)|salary|earn\w*|budget|owe[sd]?|money|invoice\w*)$/, 'financial'],
   [/^(married|wife|husband|partner|friends?|family|sister|brother|parents?|mother|father|child(ren)?|son|daughter|age|old|born)$/, 'people'],
 ];
