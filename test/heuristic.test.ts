@@ -168,6 +168,26 @@ describe('plans and possibilities are not said as done', () => {
   });
 });
 
+describe('objects read whole, and no further than the list', () => {
+  const textsOf = async (text: string) => (await run(text, 'Sam', '2026-06-10T18:00:00Z')).facts.map((f) => f.fact_text);
+
+  it('a plural head compromise tags as a verb is the noun it is: "aisle seats", not "aisle"', async () => {
+    expect(await textsOf('I prefer aisle seats on long flights.')).toEqual(['Sam prefers aisle seats.']);
+    expect(await textsOf('I prefer window seats.')).toEqual(['Sam prefers window seats.']);
+    // Not after a verb that takes a clause.
+    expect(await textsOf('I think Ana works at Acme.')).toEqual(['Ana works at Acme.']);
+  });
+
+  it('what follows ", so" or ", which" is another thought, not the next item of the list', async () => {
+    expect(await textsOf("I'm allergic to peanuts, so no Thai satay for me.")).toEqual(['Sam is allergic to peanuts.']);
+    expect(await textsOf("I'm allergic to peanuts, shellfish, and soy.")).toEqual(['Sam is allergic to peanuts.', 'Sam is allergic to shellfish.', 'Sam is allergic to soy.']);
+  });
+
+  it('a company that "is in" a city is located there; it does not visit', async () => {
+    expect(await textsOf('I work at Acme, which is in Boston.')).toEqual(['Sam works at Acme.', 'Acme is located in Boston.']);
+  });
+});
+
 describe('scenario 6: "I left Google last May to join Anthropic"', () => {
   const at = '2026-02-01T00:00:00Z';
 

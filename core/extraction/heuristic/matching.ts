@@ -82,10 +82,19 @@ export function jobSegments(ctx: Context, s: number, segs: Segment[]): Segment[]
 }
 
 /** Conjuncts of an object segment ("pizza and pasta", "a dog named Max and two cats"). */
+const LIST_ENDS = new Set(['so', 'but', 'because', 'since', 'though', 'although', 'which', 'who', 'then', 'yet', 'while', 'when', 'where', 'if', 'unless']);
+
 export function objectRefs(ctx: Context, s: number, seg: Segment, role: 'subject' | 'object' = 'object'): Ref[] {
   const tokens = ctx.sentences[s].tokens;
   const parts: Span[] = [];
   let from = seg.start;
+  for (let i = seg.start; i < seg.end; i++) {
+    // "allergic to peanuts, so no Thai satay": what follows the comma is another thought, not the list's next item.
+    if (/,/.test(tokens[i].post) && LIST_ENDS.has(tokens[i + 1]?.word ?? '')) {
+      seg = { ...seg, end: i + 1 };
+      break;
+    }
+  }
   for (let i = seg.start; i < seg.end; i++) {
     const inName = ctx.mentions[s].some((m) => i > m.start && i < m.end - 1);
     if (!inName && (tokens[i].word === 'and' || tokens[i].word === 'or' || (/,/.test(tokens[i].post) && i + 1 < seg.end))) {
@@ -230,7 +239,10 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
     if (frame.subjectType && frame.subjectType !== 'person' && subject.kind === 'entity' && ctx.table.typeOf(subject.key) === 'person') continue;
     // An organization "based in" a city is located there; a person lives there.
     let p = predicate;
-    if (p === 'lives_in' && subject.kind === 'entity' && ['organization', 'product', 'project'].includes(ctx.table.typeOf(subject.key) ?? '')) p = 'located_in';
+    const placed = subject.kind === 'entity' && ['organization', 'product', 'project'].includes(ctx.table.typeOf(subject.key) ?? '');
+    if (p === 'lives_in' && placed) p = 'located_in';
+    // "Acme, which is in Boston": a company that is somewhere is located there; it does not visit.
+    if (p === 'visited' && placed && m.key === 'be') p = 'located_in';
     // "Ana belongs to the chess club": a person belongs to a group as a member; a thing belongs to its owner.
     if (p === 'belongs_to' && subject.kind === 'entity' && (subject.person || ctx.table.typeOf(subject.key) === 'person')) p = 'member_of';
     // "I'm going to Paris next week": a plan, not a visit.
@@ -241,7 +253,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
       raw,
       object: value === null ? object : null,
       value,
-      kind: p === 'travels_to' ? 'semantic' : kind,
+      kind: p === 'travels_to' || p === 'located_in' ? 'semantic' : kind,
       negated,
       time,
       confidence: vg.tense === 'future' && confidence === 0.7 ? 0.6 : confidence,

@@ -134,9 +134,37 @@ function retagCoordinatedPastTense(doc: ReturnType<typeof nlp>): void {
     .tag('PastTense');
 }
 
+// Verbs whose object can be a clause ("I think music plays"): the word after their noun may be that clause's verb.
+const CLAUSE_TAKING = new Set(['think', 'know', 'believe', 'say', 'said', 'hear', 'heard', 'guess', 'hope', 'feel', 'felt', 'see', 'saw', 'notice', 'mean', 'wish', 'bet', 'suppose', 'realize', 'learn', 'find', 'found', 'tell', 'told', 'show']);
+
+/**
+ * compromise tags the plural head of a compound object as a verb ("I prefer
+ * window seats", "aisle seats on long flights"), so the object lost its head
+ * and the fact read "prefers window". After a verb and a common singular
+ * noun, an "-s" word that ends the phrase (a preposition, a conjunction or
+ * the sentence's end follows) is a plural noun. Not after a verb that takes
+ * a clause ("I know the team wins").
+ */
+function retagCompoundPlural(doc: ReturnType<typeof nlp>): void {
+  const sentences = (doc as unknown as { document: CompromiseTerm[][] }).document;
+  doc
+    .match('#Verb #Adjective? (#Singular && !#ProperNoun && !#Pronoun) [#PresentTense]', 0)
+    .filter((m) => {
+      const term = (m.docs as unknown as CompromiseTerm[][])[0][0];
+      const [n, i] = term.index ?? [-1, -1];
+      const terms = sentences[n] ?? [];
+      const verb = [...terms.slice(0, i)].reverse().find((t) => t.tags?.has('Verb'));
+      const next = terms[i + 1];
+      const endsPhrase = !next || /[,;:.!?]/.test(term.post) || !!next.tags?.has('Preposition') || !!next.tags?.has('Conjunction');
+      return /[^s]s$/i.test(term.text) && endsPhrase && !!verb && !CLAUSE_TAKING.has(verb.normal) && !verb.tags?.has('Copula');
+    })
+    .tag('Plural');
+}
+
 function parseUncached(text: string): Sentence[] {
   const doc = nlp(normalizeInput(text));
   retagCoordinatedPastTense(doc);
+  retagCompoundPlural(doc);
   doc.compute('root');
   return (doc.docs as unknown as CompromiseTerm[][]).map((terms, index) => {
     const { tokens, text: sentenceText, offsets } = toTokens(terms);
