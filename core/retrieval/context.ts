@@ -4,6 +4,7 @@ import type { EmbeddingProvider } from '../extraction/types.js';
 import { entitiesNamedIn, namedEntityIdsSql } from './entityMatch.js';
 import { memoizeBounded } from './memo.js';
 import { orderByRelevance } from './factRelevance.js';
+import { nameGrams } from './queryText.js';
 import { queryCompactFacts, type CompactFactView, type FactQuery } from './facts.js';
 import { memoryStandings, type SupersededBy } from './memoryStatus.js';
 import type { Recipe } from './recipes.js';
@@ -131,16 +132,11 @@ async function subjectCondition(db: Queryable, scope: ReadScope, query: string |
   const { userId } = scope;
   if (userId !== undefined) {
     const own = (p: SqlParams) => userFactCondition(p, { ...scope, userId });
-    if (!query) return { where: own };
+    const grams = query ? nameGrams(query) : null;
+    if (!grams?.keys.length) return { where: own };
     return {
-      where: (p) => {
-        const named = namedEntityIdsSql(p, scope, query);
-        return named ? `(${own(p)} OR f.subject_id IN (${named}))` : own(p);
-      },
-      lead: (p) => {
-        const named = namedEntityIdsSql(p, scope, query);
-        return named ? `f.subject_id IN (${named})` : 'false';
-      },
+      where: (p) => `(${own(p)} OR f.subject_id IN (${namedEntityIdsSql(p, scope, grams)}))`,
+      lead: (p) => `f.subject_id IN (${namedEntityIdsSql(p, scope, grams)})`,
     };
   }
   if (!query) return null;

@@ -26,13 +26,9 @@ function exactlyNamedSql(p: SqlParams, filter: string, grams: NameGrams): string
       UNION ALL SELECT n.id, 0.9::float8 AS score FROM entity n WHERE ${filter} AND n.aliases && ${p.add(grams.surfaces)}::text[]`;
 }
 
-/**
- * SQL selecting the ids of the entities `query` names exactly or by an alias, for a condition built with the same
- * parameters; null when the query holds no name-like words.
- */
-export function namedEntityIdsSql(p: SqlParams, scope: ReadScope, query: string): string | null {
-  const grams = nameGrams(query);
-  return grams.keys.length ? `SELECT named.id FROM (${exactlyNamedSql(p, entityFilter(p, scope), grams)}) named` : null;
+/** SQL selecting the ids of the entities a query's `grams` name exactly or by an alias, for a condition built with the same parameters. */
+export function namedEntityIdsSql(p: SqlParams, scope: ReadScope, grams: NameGrams): string {
+  return `SELECT named.id FROM (${exactlyNamedSql(p, entityFilter(p, scope), grams)}) named`;
 }
 
 /**
