@@ -81,20 +81,23 @@ export function jobSegments(ctx: Context, s: number, segs: Segment[]): Segment[]
   return segs;
 }
 
-/** Conjuncts of an object segment ("pizza and pasta", "a dog named Max and two cats"). */
+// After a comma, words that start another thought rather than the list's next item.
 const LIST_ENDS = new Set(['so', 'but', 'because', 'since', 'though', 'although', 'which', 'who', 'then', 'yet', 'while', 'when', 'where', 'if', 'unless']);
 
-export function objectRefs(ctx: Context, s: number, seg: Segment, role: 'subject' | 'object' = 'object'): Ref[] {
+/** The segment up to where its list ends: "allergic to peanuts, so no Thai satay" lists peanuts only. */
+function withinList(tokens: Token[], seg: Segment): Segment {
+  for (let i = seg.start; i < seg.end - 1; i++) {
+    if (/,/.test(tokens[i].post) && LIST_ENDS.has(tokens[i + 1].word)) return { ...seg, end: i + 1 };
+  }
+  return seg;
+}
+
+/** Conjuncts of an object segment ("pizza and pasta", "a dog named Max and two cats"). */
+export function objectRefs(ctx: Context, s: number, whole: Segment, role: 'subject' | 'object' = 'object'): Ref[] {
   const tokens = ctx.sentences[s].tokens;
+  const seg = withinList(tokens, whole);
   const parts: Span[] = [];
   let from = seg.start;
-  for (let i = seg.start; i < seg.end; i++) {
-    // "allergic to peanuts, so no Thai satay": what follows the comma is another thought, not the list's next item.
-    if (/,/.test(tokens[i].post) && LIST_ENDS.has(tokens[i + 1]?.word ?? '')) {
-      seg = { ...seg, end: i + 1 };
-      break;
-    }
-  }
   for (let i = seg.start; i < seg.end; i++) {
     const inName = ctx.mentions[s].some((m) => i > m.start && i < m.end - 1);
     if (!inName && (tokens[i].word === 'and' || tokens[i].word === 'or' || (/,/.test(tokens[i].post) && i + 1 < seg.end))) {
