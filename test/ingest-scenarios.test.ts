@@ -154,6 +154,18 @@ describe('ingestEpisode acceptance scenarios (heuristic provider, real Temporal 
     expect(history.some((f) => f.memory_kind === 'episode')).toBe(true);
   });
 
+  it('8: a trip said ahead is a plan, and "back from" ends it as a visit made', async () => {
+    const ns = 'scenario-8';
+    await remember(stack, { namespace: ns, user_id: 'sam', speaker: 'Sam', content: "I'm flying to Tokyo next Friday for the meetup.", occurred_at: '2026-11-10T10:00:00Z' });
+    const planned = await facts(ns, { subject: 'Sam', predicate: 'travels_to', user_id: 'sam', as_of: '2026-11-21T12:00:00Z' });
+    expect(planned.map((f) => f.fact_text)).toEqual(['Sam is traveling to Tokyo as of 20 November 2026.']);
+    await remember(stack, { namespace: ns, user_id: 'sam', speaker: 'Sam', content: "I'm back from Tokyo, the meetup was great.", occurred_at: '2026-11-25T10:00:00Z' });
+    expect(await facts(ns, { subject: 'Sam', predicate: 'travels_to', user_id: 'sam' })).toEqual([]);
+    const history = await facts(ns, { subject: 'Sam', predicate: 'travels_to', user_id: 'sam', include_invalidated: 'true' });
+    expect(history.map((f) => f.invalid_at)).toEqual(['2026-11-25T10:00:00.000Z']);
+    expect((await facts(ns, { subject: 'Sam', predicate: 'visited', user_id: 'sam' })).map((f) => f.fact_text)).toEqual(['Sam visited Tokyo.']);
+  });
+
   it('7: the same sentence twice is one fact confirmed twice', async () => {
     const ns = 'scenario-7';
     const a = await remember(stack, { namespace: ns, content: 'Marco lives in Milan.', occurred_at: '2026-01-01T00:00:00Z' });
