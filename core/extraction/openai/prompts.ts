@@ -135,6 +135,8 @@ export function factExtractionSystem(episode: EpisodeText): string {
     '- negated: true when the text says the relation does not hold or no longer holds ("isn\'t at Acme anymore" -> works_at Acme with negated true; "doesn\'t like coffee" -> likes coffee with negated true); else false.',
     '- time_expression: the words of the text that date this fact, copied verbatim ("last month", "since March", "until 2025", "in 2023", "yesterday"; a range whole: "from 2019 to 2021"); null when the text gives no time. Do not convert it to a date: it is resolved later against the episode time. When an event and its resulting state share a time, give it to both.',
     '',
+    'A plan or arrangement for later is not a done event, even in the present tense ("I fly to Tokyo tomorrow", "I start at Stripe next week"): a planned trip is travels_to, and fact_text says it as the future ("Lena will start at Stripe next week."). A return ("I\'m back from Tokyo") is the visit, and ends the trip: visited, plus travels_to with negated true.',
+    'A mere possibility ("I might move to Denver", "I could live in Oslo", "maybe we\'ll switch") is not a fact: leave it out, or state it as wants when the text says it is wanted.',
     'Only state what the text says. Return {"facts": []} when there are none.',
   ].join('\n');
 }
