@@ -180,6 +180,17 @@ describe('fact relevance (pure)', () => {
     expect(orderByRelevance([likes, left, works, lives], 'does Stefan like jazz').map((f) => f.id)).toEqual(['1', '2', '3', '4']);
   });
 
+  it("puts the facts of whom the query names before others' on-topic ones", () => {
+    const about = (id: string, name: string, predicate: string, family: string, text: string): CompactFactView => ({ ...fact(id, predicate, family, text), subject: { id: name, name, type: 'person' } });
+    const trip = about('1', 'Sam', 'travels_to', 'places', 'Sam is traveling to Tokyo.');
+    const moved = about('2', 'Lena', 'moved_to', 'places', 'Lena moved to Madrid.');
+    const home = about('3', 'Lena', 'lives_in', 'places', 'Lena lives in Madrid.');
+    const job = about('4', 'Sam', 'works_at', 'work', 'Sam works at Globex.');
+    expect(orderByRelevance([trip, moved, job, home], 'where does Lena live?').map((f) => f.id)).toEqual(['3', '2', '1', '4']);
+    // Named as a word, not inside one: "Sam" is not in "Samuel's".
+    expect(orderByRelevance([trip, job], "where does Samuel's sister live?").map((f) => f.id)).toEqual(['1', '4']);
+  });
+
   it('word coverage tells a memory that only repeats facts from one that adds something', () => {
     expect(wordCoverage('Stefan left Premex and now works at Acme.', ['Stefan left Premex.', 'Stefan works at Acme.'])).toBe(1);
     expect(wordCoverage('Giulia upgraded to the Advanced plan and asked us to stop calling her.', ['Giulia has the Advanced plan.'])).toBeLessThan(0.5);

@@ -57,22 +57,31 @@ function topicOf(fact: CompactFactView): { family: string; transition: boolean }
 const STATE_ON_TOPIC = 2;
 const TRANSITION_ON_TOPIC = 1;
 
+/** Whether the query names the fact's subject, as whole words ("where does Lena live?" names Lena). */
+function namesSubject(fact: CompactFactView, queryWords: string): boolean {
+  const name = fact.subject.name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+  return name.length > 0 && ` ${queryWords} `.includes(` ${name} `);
+}
+
 /**
- * The facts in the order a query wants them: those answering what it asks
- * about first (states before the transitions that explain them), then by how
- * many of the query's words they share, then as given (effective confidence).
+ * The facts in the order a query wants them: those about whom it names first
+ * when it names only some of the subjects ("where does Lena live?" asked for
+ * Sam: Lena's facts before Sam's trip), then those answering what it asks
+ * about (states before the transitions that explain them), then by how many
+ * of the query's words they share, then as given (effective confidence).
  * Pure and cheap: a regex per query word and a word set per fact, no model.
  */
 export function orderByRelevance(facts: CompactFactView[], query: string): CompactFactView[] {
   const families = queryFamilies(query);
   const terms = contentWords(query);
+  const queryWords = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
   const scored = facts.map((fact, index) => {
     const topic = topicOf(fact);
     const tier = families.has(topic.family as PredicateFamily) ? (topic.transition ? TRANSITION_ON_TOPIC : STATE_ON_TOPIC) : 0;
     const words = contentWords(fact.fact_text);
     const shared = [...terms].filter((t) => words.has(t)).length;
-    return { fact, tier, shared, index };
+    return { fact, named: namesSubject(fact, queryWords) ? 1 : 0, tier, shared, index };
   });
-  scored.sort((a, b) => b.tier - a.tier || b.shared - a.shared || a.index - b.index);
+  scored.sort((a, b) => b.named - a.named || b.tier - a.tier || b.shared - a.shared || a.index - b.index);
   return scored.map((s) => s.fact);
 }
