@@ -1,5 +1,5 @@
 import type { PoolClient } from '../core/db/pool.js';
-import type { EpisodeSnapshot, TimedFact, WritePlan } from '../core/ingest/contracts.js';
+import type { EpisodeSnapshot, ExistingFactRef, TimedFact, WritePlan } from '../core/ingest/contracts.js';
 import { planWrites } from '../core/ingest/contradiction.js';
 import { sameObject } from '../core/ingest/dedup.js';
 import { ACTIVE_FACT, EXISTING_FACT_COLUMNS, loadChains, toRef, type ExistingRow } from './existingFacts.js';
@@ -22,14 +22,26 @@ export async function settlePlan(
   entityId: (id: string | null) => string | null,
 ): Promise<WritePlan> {
   const bound = facts.map((f) => ({ ...f, subjectId: entityId(f.subjectId)!, objectId: entityId(f.objectId) }));
-  const fresh = bound.filter((f) => !f.singleValued && !f.candidate.negated && f.decision.kind === 'new');
-  const committedMeanwhile = await activeStatements(tx, episode.namespace, fresh);
+  const fresh = bound.filter((f) => !f.singleValued && f.decision.kind === 'new');
+  const { active, ended } = await storedStatements(tx, episode.namespace, fresh);
+  const sameStatement = (f: TimedFact) => (e: ExistingFactRef) =>
+    e.subjectId === f.subjectId && e.predicate === f.candidate.predicate && sameObject({ objectId: f.objectId, value: f.candidate.value }, e);
   const settled = bound.map((f) => {
-    if (f.singleValued || f.candidate.negated || f.decision.kind !== 'new') return f;
-    const same = committedMeanwhile.find(
-      (e) => e.subjectId === f.subjectId && e.predicate === f.candidate.predicate && sameObject({ objectId: f.objectId, value: f.candidate.value }, e),
-    );
-    return same ? { ...f, decision: { kind: 'duplicate' as const, factId: same.id } } : f;
+    if (f.singleValued || f.decision.kind !== 'new') return f;
+    const same = active.find(sameStatement(f));
+    if (f.candidate.negated) {
+      // Said to have ended ("I'm back from Tokyo") once the statement it ends is stored (committed meanwhile, or told
+      // after it though it happened before): end that one, unless it starts only after this end.
+      const endsAt = Date.parse(f.invalidAt ?? episode.occurredAt);
+      return same && (same.validFrom === null || Date.parse(same.validFrom) < endsAt) ? { ...f, decision: { kind: 'ends' as const, factId: same.id } } : f;
+    }
+    if (same) return { ...f, decision: { kind: 'duplicate' as const, factId: same.id } };
+    // Its end is stored already (told first: imports, parallel writes): a statement from before that end holds until then.
+    const start = Date.parse(f.validFrom ?? episode.occurredAt);
+    const ends = ended.filter(sameStatement(f)).map((e) => Date.parse(e.invalidAt!)).filter((at) => at > start);
+    if (!ends.length) return f;
+    const end = Math.min(...ends);
+    return f.invalidAt !== null && Date.parse(f.invalidAt) <= end ? f : { ...f, invalidAt: new Date(end).toISOString() };
   });
   const plan = planWrites(settled, await loadChains(tx, episode.namespace, settled), episode.occurredAt);
   if (stagePlan.facts) return plan;
@@ -41,12 +53,18 @@ export async function settlePlan(
   return plan;
 }
 
-async function activeStatements(tx: PoolClient, namespace: string, facts: TimedFact[]) {
-  if (facts.length === 0) return [];
+/**
+ * The stored statements of the facts' subjects and predicates: the active ones, and those stored as ended with no
+ * known start ("no longer traveling to Tokyo", said before anything it could end was stored).
+ */
+async function storedStatements(tx: PoolClient, namespace: string, facts: TimedFact[]): Promise<{ active: ExistingFactRef[]; ended: ExistingFactRef[] }> {
+  if (facts.length === 0) return { active: [], ended: [] };
   const { rows } = await tx.query<ExistingRow>(
     `SELECT ${EXISTING_FACT_COLUMNS} FROM fact
-      WHERE namespace = $1 AND (subject_id, predicate) IN (SELECT * FROM unnest($2::uuid[], $3::text[])) AND ${ACTIVE_FACT}`,
+      WHERE namespace = $1 AND (subject_id, predicate) IN (SELECT * FROM unnest($2::uuid[], $3::text[]))
+        AND (${ACTIVE_FACT} OR (valid_from IS NULL AND invalid_at IS NOT NULL AND expired_at IS NULL AND forgotten_at IS NULL))`,
     [namespace, facts.map((f) => f.subjectId), facts.map((f) => f.candidate.predicate)],
   );
-  return rows.map(toRef);
+  const refs = rows.map(toRef);
+  return { active: refs.filter((r) => r.invalidAt === null), ended: refs.filter((r) => r.invalidAt !== null) };
 }
