@@ -122,16 +122,24 @@ function markTimePhrases(tokens: Token[], text: string, offsets: number[]): Time
  * bored").
  */
 function retagCoordinatedPastTense(doc: ReturnType<typeof nlp>): void {
+  retagWhere(doc, '(and|but|then) [#Adjective] (#ProperNoun|#Determiner|#Possessive)', 'PastTense', (term, terms, i) =>
+    /ed$/i.test(term.text) && i >= 2 && !terms[i - 2].tags?.has('Adjective') && terms.slice(0, i - 1).some((t) => t.tags?.has('Verb')));
+}
+
+/**
+ * Tags the first term each match of `pattern` captures with `tag`, where `keep` accepts it, reading the term in its
+ * sentence (`terms`, at index `i`).
+ */
+function retagWhere(doc: ReturnType<typeof nlp>, pattern: string, tag: string, keep: (term: CompromiseTerm, terms: CompromiseTerm[], i: number) => boolean): void {
   const sentences = (doc as unknown as { document: CompromiseTerm[][] }).document;
   doc
-    .match('(and|but|then) [#Adjective] (#ProperNoun|#Determiner|#Possessive)', 0)
+    .match(pattern, 0)
     .filter((m) => {
       const term = (m.docs as unknown as CompromiseTerm[][])[0][0];
       const [n, i] = term.index ?? [-1, -1];
-      const terms = sentences[n] ?? [];
-      return /ed$/i.test(term.text) && i >= 2 && !terms[i - 2].tags?.has('Adjective') && terms.slice(0, i - 1).some((t) => t.tags?.has('Verb'));
+      return keep(term, sentences[n] ?? [], i);
     })
-    .tag('PastTense');
+    .tag(tag);
 }
 
 // Verbs whose object can be a clause ("I think music plays"): the word after their noun may be that clause's verb.
@@ -146,19 +154,12 @@ const CLAUSE_TAKING = new Set(['think', 'know', 'believe', 'say', 'said', 'hear'
  * a clause ("I know the team wins").
  */
 function retagCompoundPlural(doc: ReturnType<typeof nlp>): void {
-  const sentences = (doc as unknown as { document: CompromiseTerm[][] }).document;
-  doc
-    .match('#Verb #Adjective? (#Singular && !#ProperNoun && !#Pronoun) [#PresentTense]', 0)
-    .filter((m) => {
-      const term = (m.docs as unknown as CompromiseTerm[][])[0][0];
-      const [n, i] = term.index ?? [-1, -1];
-      const terms = sentences[n] ?? [];
-      const verb = [...terms.slice(0, i)].reverse().find((t) => t.tags?.has('Verb'));
-      const next = terms[i + 1];
-      const endsPhrase = !next || /[,;:.!?]/.test(term.post) || !!next.tags?.has('Preposition') || !!next.tags?.has('Conjunction');
-      return /[^s]s$/i.test(term.text) && endsPhrase && !!verb && !CLAUSE_TAKING.has(verb.normal) && !verb.tags?.has('Copula');
-    })
-    .tag('Plural');
+  retagWhere(doc, '#Verb #Adjective? (#Singular && !#ProperNoun && !#Pronoun) [#PresentTense]', 'Plural', (term, terms, i) => {
+    const verb = terms.slice(0, i).findLast((t) => t.tags?.has('Verb'));
+    const next = terms[i + 1];
+    const endsPhrase = !next || /[,;:.!?]/.test(term.post) || !!next.tags?.has('Preposition') || !!next.tags?.has('Conjunction');
+    return /[^s]s$/i.test(term.text) && endsPhrase && !!verb && !CLAUSE_TAKING.has(verb.normal) && !verb.tags?.has('Copula');
+  });
 }
 
 function parseUncached(text: string): Sentence[] {
