@@ -168,6 +168,35 @@ describe('plans and possibilities are not said as done', () => {
   });
 });
 
+describe('back from a trip: the visit made and the trip over, however the return is said', () => {
+  const textsOf = async (text: string) => (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text);
+  const trip = (place: string, when = '') => [`Sam visited ${place}${when ? ` ${when}` : ''}.`, `Sam is no longer traveling to ${place}${when ? ` as of ${when}` : ''}.`];
+
+  it('"got back from", which compromise reads as a passive auxiliary ("got fired")', async () => {
+    expect(await textsOf('I just got back from Tokyo.')).toEqual(trip('Tokyo'));
+    expect(await textsOf('I got back from Tokyo yesterday.')).toEqual(trip('Tokyo', 'yesterday'));
+    expect(await textsOf("I'm back from Tokyo.")).toEqual(trip('Tokyo'));
+  });
+
+  it('"got home from", "came home from": home is where they went, not something bought, nor where they are from', async () => {
+    expect(await textsOf('We got home from Lisbon last night.')).toEqual(trip('Lisbon', 'last night'));
+    expect(await textsOf('I came home from Tokyo on Sunday.')).toEqual(['Sam visited Tokyo on Sunday.', 'Sam is no longer traveling to Tokyo as of Sunday.']);
+    expect(await textsOf('I got home late.')).toEqual([]);
+    // A home bought is still owned.
+    expect(await textsOf('I got a new home last year.')).toContain('Sam owns new home as of last year.');
+  });
+});
+
+describe('a habit has no date', () => {
+  const textsOf = async (text: string) => (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text);
+
+  it('"every Friday", "each spring" date no single visit; a dated one keeps its date', async () => {
+    expect(await textsOf('I fly to Tokyo every Friday.')).toEqual(['Sam visited Tokyo.']);
+    expect(await textsOf('I go to Lisbon each spring.')).toEqual(['Sam visited Lisbon.']);
+    expect(await textsOf('I flew to Tokyo last Friday.')).toEqual(['Sam visited Tokyo last Friday.']);
+  });
+});
+
 describe('objects read whole, and no further than the list', () => {
   const textsOf = async (text: string) => (await run(text, 'Sam', '2026-06-10T18:00:00Z')).facts.map((f) => f.fact_text);
 

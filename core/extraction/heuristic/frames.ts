@@ -117,8 +117,8 @@ export const FRAMES: Frame[] = [
   { keys: ['move', 'relocate', 'be move'], preps: ['to', 'into', 'back to', 'in'], predicate: 'moved_to', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', then: [{ predicate: 'lives_in', negated: false, kind: 'semantic' }] },
   { keys: ['move', 'be move'], preps: ['out of', 'away from', 'from', 'out from'], predicate: 'left', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', then: [{ predicate: 'lives_in', negated: true, kind: 'semantic' }] },
   { keys: ['leave'], preps: ['', 'from'], predicate: 'left', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace, then: [{ predicate: 'lives_in', negated: true, kind: 'semantic' }] },
-  // "I'm back from Tokyo", "we returned from Lisbon": the trip happened and is over.
-  { keys: ['be back', 'come back', 'get back', 'fly back', 'return', 'arrive back'], preps: ['from', 'back from'], predicate: 'visited', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace, then: [{ predicate: 'travels_to', negated: true, kind: 'semantic' }] },
+  // "I'm back from Tokyo", "we returned from Lisbon", "got home from Porto": the trip happened and is over.
+  { keys: ['be back', 'come back', 'get back', 'fly back', 'return', 'arrive back', 'come home', 'get home', 'fly home', 'arrive home', 'drive home'], preps: ['from', 'back from', 'home from'], predicate: 'visited', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace, then: [{ predicate: 'travels_to', negated: true, kind: 'semantic' }] },
   { keys: ['be', 'come'], preps: ['from'], predicate: 'from_place', object: 'any', objectType: 'place' },
   { keys: ['grow', 'grow up', 'be raise', 'be raised'], preps: ['up in', 'in'], predicate: 'from_place', object: 'any', objectType: 'place' },
   { keys: ['be born', 'born', 'be bear'], preps: ['in'], predicate: 'born_in', object: 'any', objectType: 'place', requires: (o) => o.isEntity },

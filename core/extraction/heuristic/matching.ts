@@ -63,7 +63,7 @@ export function headKeys(ctx: Context, s: number, c: Clause, segs: Segment[]): {
   }
   if (vg.root !== 'be' && verbWords.includes('be')) keys.push(`be ${vg.root}`, `be ${vg.head.word}`);
   if (vg.root !== 'get' && verbWords.includes('get')) keys.push(`get ${vg.root}`, `get ${vg.head.word}`);
-  if (outSegs[0]?.prep && /^(?:up|out|away|back)\b/.test(outSegs[0].prep)) keys.push(`${vg.root} ${outSegs[0].prep.split(' ')[0]}`);
+  if (outSegs[0]?.prep && /^(?:up|out|away|back|home)\b/.test(outSegs[0].prep)) keys.push(`${vg.root} ${outSegs[0].prep.split(' ')[0]}`);
   keys.push(vg.root);
   if (vg.head.word !== vg.root) keys.push(vg.head.word);
   return { keys: [...new Set(keys)], segs: outSegs };

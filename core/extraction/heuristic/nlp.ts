@@ -90,6 +90,8 @@ function toTokens(terms: CompromiseTerm[]): { tokens: Token[]; text: string; off
   return { tokens, text, offsets };
 }
 
+const RECURRENCE = /^(?:every|each)\b/i;
+
 function markTimePhrases(tokens: Token[], text: string, offsets: number[]): TimePhrase[] {
   const phrases: TimePhrase[] = [];
   for (const expr of findTimeExpressions(text)) {
@@ -107,6 +109,11 @@ function markTimePhrases(tokens: Token[], text: string, offsets: number[]): Time
     });
     if (start < 0) continue;
     for (let i = start; i < end; i++) tokens[i].time = true;
+    // "every Friday", "each summer": a habit, no date a fact happened on ("visited Tokyo Friday" misled).
+    if (RECURRENCE.test(expr.text) || RECURRENCE.test(tokens[start - 1]?.word ?? '')) {
+      if (start > 0 && RECURRENCE.test(tokens[start - 1].word)) tokens[start - 1].time = true;
+      continue;
+    }
     phrases.push({ text: expr.text, start, end });
   }
   return phrases;
@@ -162,10 +169,21 @@ function retagCompoundPlural(doc: ReturnType<typeof nlp>): void {
   });
 }
 
+/**
+ * compromise tags "got" before a particle as a passive auxiliary ("got fired"), so "I just got back from Tokyo" had
+ * no main verb and said nothing. Before "back", "home", "away", "in" or "out" ending its phrase, "get" is the verb.
+ */
+function retagGetParticle(doc: ReturnType<typeof nlp>): void {
+  doc.match('[(got|gotten)] (back|home|away)', 0).unTag('Auxiliary').tag('PastTense');
+  // "got home late", "came home from Lisbon": right after a verb of motion, "home" says where to, it is no thing owned.
+  doc.match('(get|got|gets|getting|come|came|comes|coming|arrive|arrived|fly|flew|drive|drove|walk|walked|head|headed|go|went|going) [home]', 0).unTag('Noun').tag('Adverb');
+}
+
 function parseUncached(text: string): Sentence[] {
   const doc = nlp(normalizeInput(text));
   retagCoordinatedPastTense(doc);
   retagCompoundPlural(doc);
+  retagGetParticle(doc);
   doc.compute('root');
   return (doc.docs as unknown as CompromiseTerm[][]).map((terms, index) => {
     const { tokens, text: sentenceText, offsets } = toTokens(terms);

@@ -207,6 +207,9 @@ export interface Segment {
 }
 
 /** Split an object span at prepositions: "as a nurse at the hospital" → [as: a nurse] [at: the hospital]. */
+/** A preposition, or "home" where the parse made it say where to ("came home from Lisbon": nlp.ts). */
+const isPrepWord = (t: Token) => PREP_WORDS.has(t.word) || (t.word === 'home' && hasTag(t, 'Adverb'));
+
 export function segments(ctx: Context, s: number, span: Span): Segment[] {
   const tokens = ctx.sentences[s].tokens;
   const out: Segment[] = [];
@@ -216,7 +219,7 @@ export function segments(ctx: Context, s: number, span: Span): Segment[] {
   const inName = (k: number) => ctx.mentions[s].some((m) => m.kind === 'name' && k > m.start && k < m.end - 0);
   while (i < span.end) {
     const t = tokens[i];
-    const isPrep = PREP_WORDS.has(t.word) && !t.time && !inName(i) && (hasTag(t, 'Preposition', 'Conjunction', 'Adverb', 'Particle') || t.word === 'to' || t.word === 'up' || t.word === 'out' || t.word === 'back' || t.word === 'away');
+    const isPrep = isPrepWord(t) && !t.time && !inName(i) && (hasTag(t, 'Preposition', 'Conjunction', 'Adverb', 'Particle') || t.word === 'to' || t.word === 'up' || t.word === 'out' || t.word === 'back' || t.word === 'away');
     if (!isPrep) {
       i++;
       continue;
@@ -225,7 +228,7 @@ export function segments(ctx: Context, s: number, span: Span): Segment[] {
     // Consecutive prepositions form one ("out of", "up for", "back to").
     let j = i;
     const words: string[] = [];
-    while (j < span.end && PREP_WORDS.has(tokens[j].word) && !tokens[j].time && words.length < 2) words.push(tokens[j++].word);
+    while (j < span.end && isPrepWord(tokens[j]) && !tokens[j].time && words.length < 2) words.push(tokens[j++].word);
     if (tokens[j]?.word === 'of' && words.length < 3) words.push(tokens[j++].word);
     prep = words.join(' ');
     start = j;
