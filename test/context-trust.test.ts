@@ -1,5 +1,6 @@
 import { orderByRelevance, queryFamilies } from '../core/retrieval/factRelevance.js';
 import type { CompactFactView } from '../core/retrieval/facts.js';
+import { saidAt } from '../core/retrieval/tense.js';
 import { wordCoverage } from '../core/retrieval/wordCoverage.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 
@@ -146,12 +147,55 @@ describe('a context block an agent can trust (the Stefan story, through the real
     expect(await facts('as_of=2022-06-01T00:00:00Z')).toEqual([]);
   });
 
+  it('old memories read at today: a start told in the future that has come is said as past, a trip that faded is not listed as current', async () => {
+    const user = 'u-import';
+    await remember(stack, { namespace: NS, user_id: user, speaker: 'Ana', content: "I'll start at Globex on March 3, 2025. I'm flying to Oslo next Friday.", occurred_at: '2025-02-01T10:00:00Z' });
+    const body = await context({ user_id: user, query: 'where does Ana work?' });
+    const texts = body.facts.map((f) => f.fact_text);
+    expect(texts).toContain('Ana started at Globex on March 3, 2025.');
+    expect(body.text).toContain('- Ana started at Globex on March 3, 2025. (');
+    expect(body.text).not.toContain('will start');
+    // 21-day half-life since February 2025: far below DECAY_FLOOR, though the nightly decay has not marked it stale.
+    expect(texts.some((t) => t.includes('Oslo'))).toBe(false);
+    // The facts endpoint keeps them as told, with their history.
+    const res = await stack.request<{ facts: Array<{ fact_text: string }> }>('GET', `/v1/facts?namespace=${NS}&user_id=${user}`);
+    expect(res.body.facts.map((f) => f.fact_text)).toEqual(expect.arrayContaining(['Ana will start at Globex on March 3, 2025.', 'Ana is traveling to Oslo as of 7 February 2025.']));
+  });
+
   it('as of a time before the change, the old statement is current again', async () => {
     const body = await context({ user_id: USER, query: 'where does Stefan work?', as_of: '2026-02-01T00:00:00Z' });
     expect(body.facts.map((f) => f.fact_text)).toEqual(['Stefan works at Premex.']);
     // It is listed as a fact, so its memory (which only repeats it) is not shown again.
     expect(body.memories.map((m) => m.id)).not.toContain(before);
     expect(body.text).not.toContain('superseded');
+  });
+});
+
+describe('facts said at the read instant (pure)', () => {
+  const at = new Date('2026-11-29T12:00:00Z');
+  const fact = (fact_text: string, valid_from: string | null) => ({ fact_text, valid_from });
+
+  it('a future start that has come is said as past; one still ahead, or with no start, as told', async () => {
+    expect(
+      await saidAt(
+        [
+          fact('Ana will start at Globex on 3 March 2025.', '2025-03-03T00:00:00.000Z'),
+          fact('Sam will move to Seattle in the week of 27 November 2026.', '2026-11-27T00:00:00.000Z'),
+          fact('Lena will leave Initech on 1 January 2027.', '2027-01-01T00:00:00.000Z'),
+          fact('Sam will be in Tokyo on 2 November 2026.', '2026-11-02T00:00:00.000Z'),
+          fact('Sam will visit Rome.', null),
+          fact('Sam works at Acme.', '2020-01-01T00:00:00.000Z'),
+        ],
+        at,
+      ),
+    ).toEqual([
+      fact('Ana started at Globex on 3 March 2025.', '2025-03-03T00:00:00.000Z'),
+      fact('Sam moved to Seattle in the week of 27 November 2026.', '2026-11-27T00:00:00.000Z'),
+      fact('Lena will leave Initech on 1 January 2027.', '2027-01-01T00:00:00.000Z'),
+      fact('Sam was in Tokyo on 2 November 2026.', '2026-11-02T00:00:00.000Z'),
+      fact('Sam will visit Rome.', null),
+      fact('Sam works at Acme.', '2020-01-01T00:00:00.000Z'),
+    ]);
   });
 });
 

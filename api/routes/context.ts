@@ -35,7 +35,7 @@ export function contextRoutes(deps: Deps): Router {
   const handle = (input: ContextInput, req: Parameters<typeof readScopeOf>[0]) => {
     const scope = readScopeOf(req, deps, input);
     const recipe = resolveRecipe(input.recipe, 'context');
-    return withReadClient(deps.readPool, (db) => buildContext(db, deps.embedder, scope, { query: input.query, maxTokens: input.max_tokens, recipe }));
+    return withReadClient(deps.readPool, (db) => buildContext(db, deps.embedder, scope, { query: input.query, maxTokens: input.max_tokens, recipe, minConfidence: deps.config.DECAY_FLOOR }));
   };
   router.get('/context', async (req, res) => {
     res.json(await handle(contextQuerySchema.parse(req.query), req));

@@ -8,9 +8,10 @@ import { nameGrams } from './queryText.js';
 import { queryCompactFacts, type CompactFactView, type FactQuery } from './facts.js';
 import { memoryStandings, type SupersededBy } from './memoryStatus.js';
 import type { Recipe } from './recipes.js';
-import { episodeFilter, type ReadScope } from './scope.js';
+import { episodeFilter, referenceTime, type ReadScope } from './scope.js';
 import { runSearch } from './search.js';
 import { SqlParams } from './sql.js';
+import { saidAt } from './tense.js';
 import type { SearchResult } from './types.js';
 import { userFactCondition } from './userEntity.js';
 import { wordCoverage } from './wordCoverage.js';
@@ -19,6 +20,13 @@ export interface ContextRequest {
   query?: string;
   maxTokens: number;
   recipe: Recipe;
+  /**
+   * Facts whose effective confidence at the read instant is below this are not
+   * listed as current (DECAY_FLOOR: what the nightly decay marks stale), so
+   * the block does not depend on whether the dream has run since they faded,
+   * e.g. right after old memories were imported.
+   */
+  minConfidence?: number;
 }
 
 export type ContextFact = CompactFactView;
@@ -230,8 +238,10 @@ export async function buildContext(
   request: ContextRequest,
 ): Promise<ContextBlock> {
   const subjects = await subjectCondition(db, scope, request.query);
-  const byConfidence = subjects ? await queryCompactFacts(db, scope, { ...subjects, order: 'effective', limit: MAX_FACTS }) : [];
-  const allFacts = request.query ? orderByRelevance(byConfidence, request.query) : byConfidence;
+  const byConfidence = subjects
+    ? await queryCompactFacts(db, scope, { ...subjects, order: 'effective', limit: MAX_FACTS, minConfidence: request.minConfidence })
+    : [];
+  const allFacts = await saidAt(request.query ? orderByRelevance(byConfidence, request.query) : byConfidence, referenceTime(scope));
   const factsHeader = request.query ? FACTS_HEADER_FOR_QUERY : FACTS_HEADER;
   const factIds = new Set(allFacts.map((f) => f.id));
   const found = request.query
