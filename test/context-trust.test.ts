@@ -157,6 +157,11 @@ describe('a context block an agent can trust (the Stefan story, through the real
     expect(body.text).not.toContain('will start');
     // 21-day half-life since February 2025: far below DECAY_FLOOR, though the nightly decay has not marked it stale.
     expect(texts.some((t) => t.includes('Oslo'))).toBe(false);
+    // Nor among the memories as a fact (the episode that told it may be shown, under its date).
+    for (const query of ['where does Ana work?', 'is Ana traveling to Oslo?']) {
+      const memories = (await context({ user_id: user, query })).memories;
+      expect(memories.filter((m) => m.type === 'fact' && m.text.includes('Oslo'))).toEqual([]);
+    }
     // The facts endpoint keeps them as told, with their history.
     const res = await stack.request<{ facts: Array<{ fact_text: string }> }>('GET', `/v1/facts?namespace=${NS}&user_id=${user}`);
     expect(res.body.facts.map((f) => f.fact_text)).toEqual(expect.arrayContaining(['Ana will start at Globex on March 3, 2025.', 'Ana is traveling to Oslo as of 7 February 2025.']));

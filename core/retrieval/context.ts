@@ -21,10 +21,10 @@ export interface ContextRequest {
   maxTokens: number;
   recipe: Recipe;
   /**
-   * Facts whose effective confidence at the read instant is below this are not
-   * listed as current (DECAY_FLOOR: what the nightly decay marks stale), so
-   * the block does not depend on whether the dream has run since they faded,
-   * e.g. right after old memories were imported.
+   * Facts whose effective confidence at the read instant is below this are
+   * left out, from the facts and the memories (DECAY_FLOOR: what the nightly
+   * decay marks stale), so the block does not depend on whether the dream has
+   * run since they faded, e.g. right after old memories were imported.
    */
   minConfidence?: number;
 }
@@ -234,13 +234,12 @@ function takeWithin<T>(items: T[], budget: number, cost: (item: T) => number, he
 export async function buildContext(
   db: Queryable,
   embedder: EmbeddingProvider,
-  scope: ReadScope,
+  readScope: ReadScope,
   request: ContextRequest,
 ): Promise<ContextBlock> {
+  const scope = request.minConfidence === undefined ? readScope : { ...readScope, minConfidence: request.minConfidence };
   const subjects = await subjectCondition(db, scope, request.query);
-  const byConfidence = subjects
-    ? await queryCompactFacts(db, scope, { ...subjects, order: 'effective', limit: MAX_FACTS, minConfidence: request.minConfidence })
-    : [];
+  const byConfidence = subjects ? await queryCompactFacts(db, scope, { ...subjects, order: 'effective', limit: MAX_FACTS }) : [];
   const allFacts = await saidAt(request.query ? orderByRelevance(byConfidence, request.query) : byConfidence, referenceTime(scope));
   const factsHeader = request.query ? FACTS_HEADER_FOR_QUERY : FACTS_HEADER;
   const factIds = new Set(allFacts.map((f) => f.id));

@@ -137,8 +137,6 @@ export interface FactQuery {
   limit: number;
   /** Facts meeting this condition on `f` come first, before the order, so the limit cuts the others first. */
   lead?: (p: SqlParams) => string;
-  /** Leaves out facts whose effective confidence at the reference time is below this. */
-  minConfidence?: number;
 }
 
 /** The columns of `CompactFactRow` but `episode_ids`. */
@@ -175,7 +173,7 @@ async function selectFacts<R>(db: Queryable, scope: ReadScope, query: FactQuery,
   const sql = `
     SELECT ${columns}, ${factEpisodeIdsSql(ns, live('e'))} AS episode_ids
     FROM (SELECT f.*, ${rank} AS rank FROM fact f
-          WHERE ${factFilter(p, scope)} AND ${liveEnds} AND (${query.where(p)})${query.minConfidence === undefined ? '' : ` AND ${effective} >= ${p.add(query.minConfidence)}`}
+          WHERE ${factFilter(p, scope)} AND ${liveEnds} AND (${query.where(p)})
           ORDER BY ${lead}rank DESC, f.last_confirmed_at DESC, f.id
           LIMIT ${p.add(query.limit)}) f
     JOIN entity s ON s.id = f.subject_id LEFT JOIN entity o ON o.id = f.object_id

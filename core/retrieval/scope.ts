@@ -1,3 +1,4 @@
+import { effectiveConfidenceSql } from './decaySql.js';
 import type { SqlParams } from './sql.js';
 
 /** Who and when a read is about. Every query of the read path is built from one of these. */
@@ -13,6 +14,17 @@ export interface ReadScope {
   includeForgotten: boolean;
   /** Stale facts too (decayed below DECAY_FLOOR by the dream); only the fact-list and entity routes offer it. */
   includeStale?: boolean;
+  /**
+   * Leaves out facts whose effective confidence at the reference time is below
+   * this: the context block applies DECAY_FLOOR at its own instant, so what it
+   * lists does not depend on whether the dream has marked them stale yet.
+   */
+  minConfidence?: number;
+}
+
+/** The scope's floor on effective confidence at `t`, if it has one. */
+function confidenceFloor(p: SqlParams, scope: ReadScope, a: string, t: string): string[] {
+  return scope.minConfidence === undefined ? [] : [`${effectiveConfidenceSql(a, t)} >= ${p.add(scope.minConfidence)}`];
 }
 
 /** The instant validity and decay are evaluated at. */
@@ -47,6 +59,7 @@ export function factFilter(p: SqlParams, scope: ReadScope, a = 'f'): string {
   parts.push(`(${a}.valid_from IS NULL OR ${a}.valid_from <= ${t})`);
   parts.push(`(${a}.invalid_at IS NULL OR ${a}.invalid_at > ${t})`);
   parts.push(scope.asOf ? `(${a}.expired_at IS NULL OR ${a}.invalid_at IS NOT NULL)` : `${a}.expired_at IS NULL`);
+  parts.push(...confidenceFloor(p, scope, a, t));
   return parts.join(' AND ');
 }
 
@@ -70,5 +83,6 @@ export function factOverlapFilter(p: SqlParams, scope: ReadScope, start: Date, e
   parts.push(`(${a}.invalid_at IS NULL OR ${a}.invalid_at > ${p.add(start)}::timestamptz)`);
   parts.push(`(${a}.expired_at IS NULL OR ${a}.invalid_at IS NOT NULL)`);
   if (scope.asOf) parts.push(`${a}.valid_from <= ${p.add(scope.asOf)}::timestamptz`);
+  parts.push(...confidenceFloor(p, scope, a, `${p.add(referenceTime(scope))}::timestamptz`));
   return parts.join(' AND ');
 }
