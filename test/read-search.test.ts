@@ -122,6 +122,12 @@ describe('POST /v1/search', () => {
     expect(body.results[0].matched_by).toContain('temporal');
   });
 
+  it('temporal signal over facts and episodes together answers (every parameter it binds is used)', async () => {
+    const { status, body } = await search({ query: 'what did we do in August 2023', kinds: ['episodes', 'facts'] });
+    expect(status).toBe(200);
+    expect(body.results.find((r) => r.id === ids.hiking)?.matched_by).toContain('temporal');
+  });
+
   it('temporal signal resolves relative times against as_of', async () => {
     const { body } = await search({ query: 'where did we eat last June', as_of: '2026-03-01T00:00:00Z', kinds: ['episodes'] });
     expect(body.results[0].id).toBe(ids.lasagna);

@@ -22,9 +22,9 @@ export interface ReadScope {
   minConfidence?: number;
 }
 
-/** The scope's floor on effective confidence at `t`, if it has one. */
-function confidenceFloor(p: SqlParams, scope: ReadScope, a: string, t: string): string[] {
-  return scope.minConfidence === undefined ? [] : [`${effectiveConfidenceSql(a, t)} >= ${p.add(scope.minConfidence)}`];
+/** The scope's floor on effective confidence at the reference time, if it has one (parameters are added only then). */
+function confidenceFloor(p: SqlParams, scope: ReadScope, a: string, t: () => string): string[] {
+  return scope.minConfidence === undefined ? [] : [`${effectiveConfidenceSql(a, t())} >= ${p.add(scope.minConfidence)}`];
 }
 
 /** The instant validity and decay are evaluated at. */
@@ -59,7 +59,7 @@ export function factFilter(p: SqlParams, scope: ReadScope, a = 'f'): string {
   parts.push(`(${a}.valid_from IS NULL OR ${a}.valid_from <= ${t})`);
   parts.push(`(${a}.invalid_at IS NULL OR ${a}.invalid_at > ${t})`);
   parts.push(scope.asOf ? `(${a}.expired_at IS NULL OR ${a}.invalid_at IS NOT NULL)` : `${a}.expired_at IS NULL`);
-  parts.push(...confidenceFloor(p, scope, a, t));
+  parts.push(...confidenceFloor(p, scope, a, () => t));
   return parts.join(' AND ');
 }
 
@@ -83,6 +83,6 @@ export function factOverlapFilter(p: SqlParams, scope: ReadScope, start: Date, e
   parts.push(`(${a}.invalid_at IS NULL OR ${a}.invalid_at > ${p.add(start)}::timestamptz)`);
   parts.push(`(${a}.expired_at IS NULL OR ${a}.invalid_at IS NOT NULL)`);
   if (scope.asOf) parts.push(`${a}.valid_from <= ${p.add(scope.asOf)}::timestamptz`);
-  parts.push(...confidenceFloor(p, scope, a, `${p.add(referenceTime(scope))}::timestamptz`));
+  parts.push(...confidenceFloor(p, scope, a, () => `${p.add(referenceTime(scope))}::timestamptz`));
   return parts.join(' AND ');
 }
