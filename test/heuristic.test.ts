@@ -185,6 +185,14 @@ describe('back from a trip: the visit made and the trip over, however the return
     // A home bought is still owned.
     expect(await textsOf('I got a new home last year.')).toContain('Sam owns new home as of last year.');
   });
+
+  it('a return said ahead: the trip is on now, and the day said is when it ends, not when it starts', async () => {
+    expect(await textsOf('I get back from Tokyo next Tuesday.')).toEqual(['Sam is traveling to Tokyo.']);
+    expect(await textsOf("I'll be back from Rome on Sunday.")).toEqual(['Sam is traveling to Rome.']);
+    expect(await textsOf("I'm coming back from Lisbon tomorrow.")).toEqual(['Sam is traveling to Lisbon.']);
+    // A trip said ahead still starts then.
+    expect(await textsOf("I'm flying to Tokyo next Friday.")).toEqual(['Sam is traveling to Tokyo as of next Friday.']);
+  });
 });
 
 describe('a habit has no date', () => {
@@ -194,6 +202,12 @@ describe('a habit has no date', () => {
     expect(await textsOf('I fly to Tokyo every Friday.')).toEqual(['Sam visited Tokyo.']);
     expect(await textsOf('I go to Lisbon each spring.')).toEqual(['Sam visited Lisbon.']);
     expect(await textsOf('I flew to Tokyo last Friday.')).toEqual(['Sam visited Tokyo last Friday.']);
+  });
+
+  it('"on Mondays", "on weekends" are when, never what: not a project worked on', async () => {
+    expect(await textsOf('I usually work from home on Mondays.')).toEqual([]);
+    expect(await textsOf('I visit Porto on weekends.')).toEqual(['Sam visited Porto.']);
+    expect(await textsOf('I work on Project Apollo.')).toEqual(['Sam works on Project Apollo.']);
   });
 });
 

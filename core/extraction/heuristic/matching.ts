@@ -248,8 +248,11 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
     if (p === 'visited' && placed && m.key === 'be') p = 'located_in';
     // "Ana belongs to the chess club": a person belongs to a group as a member; a thing belongs to its owner.
     if (p === 'belongs_to' && subject.kind === 'entity' && (subject.person || ctx.table.typeOf(subject.key) === 'person')) p = 'member_of';
-    // "I'm going to Paris next week": a plan, not a visit.
-    if (p === 'visited' && (vg.tense === 'future' || (vg.progressive && vg.tense === 'present'))) p = 'travels_to';
+    // "I'm going to Paris next week": a plan, not a visit. "I get back from Tokyo next Tuesday": the trip is on now,
+    // and the day said is its end, not its start.
+    const ahead = p === 'visited' && (vg.tense === 'future' || (vg.progressive && vg.tense === 'present'));
+    if (ahead) p = 'travels_to';
+    const returning = ahead && (frame.then ?? []).some((d) => d.predicate === 'travels_to' && d.negated);
     emit(ctx, {
       subject,
       predicate: p,
@@ -258,7 +261,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
       value,
       kind: p === 'travels_to' || p === 'located_in' ? 'semantic' : kind,
       negated,
-      time,
+      time: returning ? null : time,
       confidence: vg.tense === 'future' && confidence === 0.7 ? 0.6 : confidence,
       eventVerb,
       detail,

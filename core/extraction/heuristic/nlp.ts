@@ -91,6 +91,7 @@ function toTokens(terms: CompromiseTerm[]): { tokens: Token[]; text: string; off
 }
 
 const RECURRENCE = /^(?:every|each)\b/i;
+const RECURRING_DAYS = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends)$/i;
 
 function markTimePhrases(tokens: Token[], text: string, offsets: number[]): TimePhrase[] {
   const phrases: TimePhrase[] = [];
@@ -116,6 +117,8 @@ function markTimePhrases(tokens: Token[], text: string, offsets: number[]): Time
     }
     phrases.push({ text: expr.text, start, end });
   }
+  // "on Mondays", "at weekends": a habit's time (chrono reads no date in them), never a thing worked on or visited.
+  for (const t of tokens) if (RECURRING_DAYS.test(t.word)) t.time = true;
   return phrases;
 }
 
