@@ -202,6 +202,11 @@ describe('facts said at the read instant (pure)', () => {
       fact('Sam works at Acme.', '2020-01-01T00:00:00.000Z'),
     ]);
   });
+
+  it('"will" the noun and "Will" the name are left as they are', async () => {
+    const told = [fact('Sam signed a will leaving the house to Ana.', '2025-01-01T00:00:00.000Z'), fact('Sam met Will at Acme.', '2025-01-01T00:00:00.000Z')];
+    expect(await saidAt(told, at)).toEqual(told);
+  });
 });
 
 describe('fact relevance (pure)', () => {

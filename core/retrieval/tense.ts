@@ -6,8 +6,11 @@ interface TimedText {
   valid_from: string | null;
 }
 
-/** "Ana will start at Globex …": the verb said in the future, with what precedes and follows it. */
-const FUTURE = /^(.*?)\bwill (\p{L}+)\b(.*)$/su;
+/**
+ * "Ana will start at Globex …": the verb said in the future, with what precedes and follows it. Lower-case "will"
+ * only, and not the noun ("signed a will"): "Will" is a name.
+ */
+const FUTURE = /^(.*?)(?<!\b(?:a|the|his|her|my|their|our|your|its) )\bwill (\p{L}+)\b(.*)$/su;
 
 /** Whether `f` was told as the future ("Ana will start at Globex on 3 March 2025.") and has started by `at`. */
 export function isPastByNow(f: TimedText, at: Date): boolean {

@@ -174,7 +174,7 @@ function retagCompoundPlural(doc: ReturnType<typeof nlp>): void {
 
 /**
  * compromise tags "got" before a particle as a passive auxiliary ("got fired"), so "I just got back from Tokyo" had
- * no main verb and said nothing. Before "back", "home", "away", "in" or "out" ending its phrase, "get" is the verb.
+ * no main verb and said nothing. Before "back", "home" or "away", "got" is the verb.
  */
 function retagGetParticle(doc: ReturnType<typeof nlp>): void {
   doc.match('[(got|gotten)] (back|home|away)', 0).unTag('Auxiliary').tag('PastTense');

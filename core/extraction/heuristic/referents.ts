@@ -206,10 +206,10 @@ export interface Segment {
   end: number;
 }
 
-/** Split an object span at prepositions: "as a nurse at the hospital" → [as: a nurse] [at: the hospital]. */
 /** A preposition, or "home" where the parse made it say where to ("came home from Lisbon": nlp.ts). */
 const isPrepWord = (t: Token) => PREP_WORDS.has(t.word) || (t.word === 'home' && hasTag(t, 'Adverb'));
 
+/** Split an object span at prepositions: "as a nurse at the hospital" → [as: a nurse] [at: the hospital]. */
 export function segments(ctx: Context, s: number, span: Span): Segment[] {
   const tokens = ctx.sentences[s].tokens;
   const out: Segment[] = [];
