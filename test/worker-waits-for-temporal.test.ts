@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../core/embedded/ports.js';
+import { freePort, portForLater } from '../core/embedded/ports.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../core/embedded/temporalServer.js';
-import { portForLater } from './support/ports.js';
 import { remember, startTestStack, type TestStack } from './support/stack.js';
 
 /**

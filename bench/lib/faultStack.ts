@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../../core/db/migrate.js';
-import { freePort } from '../../core/embedded/ports.js';
+import { portForLater } from '../../core/embedded/ports.js';
 import { findTemporalCli } from '../../core/embedded/temporalCli.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../core/embedded/temporalServer.js';
 import { startPrivatePostgres, type PrivatePostgres } from './privatePostgres.js';
@@ -30,7 +30,7 @@ export class RestartableTemporalServer {
   }
 
   static async start(): Promise<RestartableTemporalServer> {
-    const server = new RestartableTemporalServer(findTemporalCli(), mkdtempSync(path.join(os.tmpdir(), 'mnemo-chaos-temporal-')), await freePort(), await freePort());
+    const server = new RestartableTemporalServer(findTemporalCli(), mkdtempSync(path.join(os.tmpdir(), 'mnemo-chaos-temporal-')), await portForLater(), await portForLater());
     await server.start();
     return server;
   }
@@ -91,7 +91,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     const databaseUrl = await pg.createDatabase(options.database);
     await migrate(databaseUrl);
     temporal = await RestartableTemporalServer.start();
-    const apiPort = await freePort();
+    const apiPort = await portForLater();
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,

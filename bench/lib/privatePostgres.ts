@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../../core/embedded/ports.js';
+import { portForLater } from '../../core/embedded/ports.js';
 
 const run = promisify(execFile);
 
@@ -63,7 +63,8 @@ export async function startPrivatePostgres(options: { binDir?: string } = {}): P
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(binDir, bin), ...args], { cwd: base }) : run(path.join(binDir, bin), args);
 
   await pgRun('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
+  // Restarted on this port by the chaos run: kept out of the ephemeral range (core/embedded/ports.ts).
+  const port = await portForLater();
   const serverOptions = `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=64MB`;
   await pgRun('pg_ctl', ['-D', dir, '-o', serverOptions, '-l', path.join(base, 'server.log'), '-w', '-t', '60', 'start']);
   process.once('exit', () => {
