@@ -181,6 +181,7 @@ describe('back from a trip: the visit made and the trip over, however the return
   it('"got home from", "came home from": home is where they went, not something bought, nor where they are from', async () => {
     expect(await textsOf('We got home from Lisbon last night.')).toEqual(trip('Lisbon', 'last night'));
     expect(await textsOf('I came home from Tokyo on Sunday.')).toEqual(['Sam visited Tokyo on Sunday.', 'Sam is no longer traveling to Tokyo as of Sunday.']);
+    expect(await textsOf("I'm home from Tokyo.")).toEqual(trip('Tokyo'));
     expect(await textsOf('I got home late.')).toEqual([]);
     // A home bought is still owned.
     expect(await textsOf('I got a new home last year.')).toContain('Sam owns new home as of last year.');

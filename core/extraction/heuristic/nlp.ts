@@ -180,6 +180,8 @@ function retagGetParticle(doc: ReturnType<typeof nlp>): void {
   doc.match('[(got|gotten)] (back|home|away)', 0).unTag('Auxiliary').tag('PastTense');
   // "got home late", "came home from Lisbon": right after a verb of motion, "home" says where to, it is no thing owned.
   doc.match('(get|got|gets|getting|come|came|comes|coming|arrive|arrived|fly|flew|drive|drove|walk|walked|head|headed|go|went|going) [home]', 0).unTag('Noun').tag('Adverb');
+  // "I'm home from Tokyo": after a copula, "home" before "from" is where they are back.
+  doc.match('#Copula [home] from', 0).unTag('Noun').tag('Adverb');
 }
 
 function parseUncached(text: string): Sentence[] {
