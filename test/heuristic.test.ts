@@ -18,6 +18,9 @@ async function run(text: string, speaker: string | null, occurredAt: string): Pr
   return { entities: extracted.entities, facts };
 }
 
+/** The fact texts `speaker` says at `occurredAt`, one text at a time. */
+const factTexts = (speaker: string, occurredAt: string) => async (text: string) => (await run(text, speaker, occurredAt)).facts.map((f) => f.fact_text);
+
 function entity(entities: EntityCandidate[], name: string): EntityCandidate {
   const e = entities.find((x) => x.name === name);
   if (!e) throw new Error(`no entity ${name} in ${JSON.stringify(entities)}`);
@@ -144,7 +147,7 @@ describe('scenario 5: Alice leaves Acme Corp for Beacon Capital', () => {
 
 describe('plans and possibilities are not said as done', () => {
   const at = '2026-11-20T10:00:00Z';
-  const textsOf = async (text: string) => (await run(text, 'Lena', at)).facts.map((f) => f.fact_text);
+  const textsOf = factTexts('Lena', at);
 
   it('the present with a time ahead is a plan: "I fly to Tokyo tomorrow" is a trip to come, not a visit made', async () => {
     expect(await textsOf('I fly to Tokyo tomorrow.')).toEqual(['Lena is traveling to Tokyo as of tomorrow.']);
@@ -169,7 +172,7 @@ describe('plans and possibilities are not said as done', () => {
 });
 
 describe('back from a trip: the visit made and the trip over, however the return is said', () => {
-  const textsOf = async (text: string) => (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text);
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
   const trip = (place: string, when = '') => [`Sam visited ${place}${when ? ` ${when}` : ''}.`, `Sam is no longer traveling to ${place}${when ? ` as of ${when}` : ''}.`];
 
   it('"got back from", which compromise reads as a passive auxiliary ("got fired")', async () => {
@@ -197,7 +200,7 @@ describe('back from a trip: the visit made and the trip over, however the return
 });
 
 describe('a habit has no date', () => {
-  const textsOf = async (text: string) => (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text);
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
 
   it('"every Friday", "each spring" date no single visit; a dated one keeps its date', async () => {
     expect(await textsOf('I fly to Tokyo every Friday.')).toEqual(['Sam visited Tokyo.']);
@@ -213,7 +216,7 @@ describe('a habit has no date', () => {
 });
 
 describe('objects read whole, and no further than the list', () => {
-  const textsOf = async (text: string) => (await run(text, 'Sam', '2026-06-10T18:00:00Z')).facts.map((f) => f.fact_text);
+  const textsOf = factTexts('Sam', '2026-06-10T18:00:00Z');
 
   it('a plural head compromise tags as a verb is the noun it is: "aisle seats", not "aisle"', async () => {
     expect(await textsOf('I prefer aisle seats on long flights.')).toEqual(['Sam prefers aisle seats.']);

@@ -20,9 +20,13 @@ export function isPastByNow(f: TimedText, at: Date): boolean {
 type Conjugate = (verb: string) => string | null;
 
 /**
- * compromise, loaded on first use: the API needs it only when a context block
- * lists a fact told in the future that has started since (an import of old
- * memories, a plan whose day came), and loading it costs about 300 ms and 30 MB.
+ * compromise, loaded on first use, rather than the offline extractor's own
+ * `pastTense` (core/extraction/heuristic/text.ts): that one's table of
+ * irregular verbs covers the verbs the extractor writes, while facts the model
+ * provider wrote may use any verb ("will write" must become "wrote"). The API
+ * needs it only when a context block lists a fact told in the future that has
+ * started since (an import of old memories, a plan whose day came), and
+ * loading it costs about 300 ms and 30 MB.
  */
 let conjugator: Promise<Conjugate> | undefined;
 
