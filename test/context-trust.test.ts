@@ -188,6 +188,8 @@ describe('facts said at the read instant (pure)', () => {
           fact('Sam will move to Seattle in the week of 27 November 2026.', '2026-11-27T00:00:00.000Z'),
           fact('Lena will leave Initech on 1 January 2027.', '2027-01-01T00:00:00.000Z'),
           fact('Sam will be in Tokyo on 2 November 2026.', '2026-11-02T00:00:00.000Z'),
+          fact('Ana and Bo will be in Oslo on 1 November 2026.', '2026-11-01T00:00:00.000Z'),
+          fact("Sam's parents will be in Lisbon on 1 October 2026.", '2026-10-01T00:00:00.000Z'),
           fact('Sam will visit Rome.', null),
           fact('Sam works at Acme.', '2020-01-01T00:00:00.000Z'),
         ],
@@ -198,6 +200,8 @@ describe('facts said at the read instant (pure)', () => {
       fact('Sam moved to Seattle in the week of 27 November 2026.', '2026-11-27T00:00:00.000Z'),
       fact('Lena will leave Initech on 1 January 2027.', '2027-01-01T00:00:00.000Z'),
       fact('Sam was in Tokyo on 2 November 2026.', '2026-11-02T00:00:00.000Z'),
+      fact('Ana and Bo were in Oslo on 1 November 2026.', '2026-11-01T00:00:00.000Z'),
+      fact("Sam's parents were in Lisbon on 1 October 2026.", '2026-10-01T00:00:00.000Z'),
       fact('Sam will visit Rome.', null),
       fact('Sam works at Acme.', '2020-01-01T00:00:00.000Z'),
     ]);

@@ -17,7 +17,8 @@ export function isPastByNow(f: TimedText, at: Date): boolean {
   return f.valid_from !== null && Date.parse(f.valid_from) <= at.getTime() && FUTURE.test(f.fact_text);
 }
 
-type Conjugate = (verb: string) => string | null;
+/** The past of a verb said after `subject` ("Ana and Bo" + "be" → "were"), or null when compromise knows none. */
+type Conjugate = (verb: string, subject: string) => string | null;
 
 /**
  * compromise, loaded on first use, rather than the offline extractor's own
@@ -31,14 +32,20 @@ type Conjugate = (verb: string) => string | null;
 let conjugator: Promise<Conjugate> | undefined;
 
 function loadConjugator(): Promise<Conjugate> {
-  conjugator ??= import('compromise').then(({ default: nlp }) =>
+  conjugator ??= import('compromise').then(({ default: nlp }) => {
     // One verb at a time (0.5 ms; a whole sentence took 2 ms), and each verb once per process.
-    memoizeBounded((verb) => {
-      if (verb === 'be') return 'was';
+    const pastOf = memoizeBounded((verb) => {
       const forms = nlp(verb).verbs().conjugate()[0] as { PastTense?: string } | undefined;
       return forms?.PastTense ?? null;
-    }, 2_000),
-  );
+    }, 2_000);
+    // "be" alone agrees with its subject: "Ana and Bo were", "we were", "Sam's parents were", "Sam was".
+    const isPlural = (subject: string) => {
+      const doc = nlp(subject);
+      const head = doc.nouns().last() as ReturnType<typeof doc.nouns>; // last() is typed as a plain view
+      return doc.has('^(we|they|you)$') || doc.has('and') || head.isPlural().found;
+    };
+    return (verb, subject) => (verb === 'be' ? (isPlural(subject) ? 'were' : 'was') : pastOf(verb));
+  });
   return conjugator;
 }
 
@@ -54,7 +61,7 @@ export async function saidAt<T extends TimedText>(facts: T[], at: Date): Promise
   return facts.map((f) => {
     if (!isPastByNow(f, at)) return f;
     const [, before, verb, after] = FUTURE.exec(f.fact_text)!;
-    const conjugated = past(verb.toLowerCase());
+    const conjugated = past(verb.toLowerCase(), before);
     return conjugated ? { ...f, fact_text: `${before}${conjugated}${after}` } : f;
   });
 }
