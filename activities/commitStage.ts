@@ -2,7 +2,7 @@ import { writeAudit, type AuditCause, type AuditEntry } from '../core/audit/audi
 import { currentWorkflow } from './context.js';
 import { toVectorSql, withTransaction, type PoolClient } from '../core/db/pool.js';
 import type { CommitResult, EpisodeSnapshot, ResolvedEntity, TimedFact, WritePlan } from '../core/ingest/contracts.js';
-import { MAX_GRAPH_WRITES_PER_EPISODE } from '../core/ingest/contracts.js';
+import { MAX_GRAPH_WRITES_PER_EPISODE, storedFactText } from '../core/ingest/contracts.js';
 import { nameKey as canonicalKey } from '../core/domain/canonical.js';
 import { applyWriteLimit } from '../core/ingest/writeLimit.js';
 import { contentTypeOf } from '../core/sources/contentType.js';
@@ -142,7 +142,7 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
         const legacyRefinements = input.plan.facts ? [] : input.plan.refinements;
         const [entityVectors, factVectorList, refineVectors] = await Promise.all([
           deps.nameEmbedder.embed(newEntities.map((e) => e.name)),
-          deps.embedder.embed(facts.map((f) => f.candidate.fact_text)),
+          deps.embedder.embed(facts.map((f) => storedFactText(f.candidate))),
           deps.embedder.embed(legacyRefinements.map((r) => r.factText)),
         ]);
         const factVectors = new Map(facts.map((f, i) => [f.id, factVectorList[i]]));
@@ -254,7 +254,7 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
                 JSON.stringify(
                   plan.inserts.map((f) => ({
                     id: f.id, subject_id: f.subjectId, predicate: f.candidate.predicate, predicate_raw: f.candidate.predicate_raw,
-                    family: f.candidate.family, object_id: f.objectId, value: f.objectId ? null : f.candidate.value, fact_text: f.candidate.fact_text,
+                    family: f.candidate.family, object_id: f.objectId, value: f.objectId ? null : f.candidate.value, fact_text: storedFactText(f.candidate),
                     memory_kind: f.candidate.memory_kind, importance: f.candidate.importance, confidence: f.candidate.confidence, decay_class: f.decayClass,
                     valid_from: f.validFrom, invalid_at: f.invalidAt,
                     // Awaiting review, or already closed by its successor (as a superseded fact is): not current in system time.
@@ -269,7 +269,7 @@ export function createCommitActivities(deps: ActivityDeps, stageRuns: StageRunLo
           for (const f of plan.inserts) {
             const c = f.candidate;
             factLinks.push({ fact_id: f.id, relation: 'created' });
-            auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: c.fact_text, predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt, invalidated_by: f.invalidatedBy ?? null }));
+            auditRows.push(auditRow('fact.created', { type: 'fact', id: f.id }, null, { fact_text: storedFactText(c), predicate: c.predicate, valid_from: f.validFrom, invalid_at: f.invalidAt, invalidated_by: f.invalidatedBy ?? null }));
           }
           // Later statements of a stored fact cut off by a value that slotted in: a copy of the fact holds them.
           for (const split of plan.splits ?? []) {

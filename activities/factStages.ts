@@ -106,7 +106,9 @@ export function createFactActivities(deps: ActivityDeps, stageRuns: StageRunLog)
           // A structured source's own times (an event's start and end, a triple's valid_from) are taken as stated.
           const stated = statedValidityOf(f.candidate);
           // The fact is read long after: "last month" in its text becomes the month it meant.
-          const candidate = stated ? f.candidate : { ...f.candidate, fact_text: anchorTimeInText(f.candidate.fact_text, f.candidate.time_expression, episode.occurredAt, episode.timezone) };
+          const anchored = (text: string) => anchorTimeInText(text, f.candidate.time_expression, episode.occurredAt, episode.timezone);
+          const { fact_text, held_text } = f.candidate;
+          const candidate = stated ? f.candidate : { ...f.candidate, fact_text: anchored(fact_text), held_text: held_text && anchored(held_text) };
           return { ...f, candidate, validFrom: stated?.valid_from ?? times.valid_from, invalidAt: explicit?.invalid_at ?? stated?.invalid_at ?? times.invalid_at };
         });
         return { output };

@@ -199,6 +199,23 @@ describe('back from a trip: the visit made and the trip over, however the return
   });
 });
 
+describe('what held until it ended: the text a fact with nothing stored to end is kept with', () => {
+  const heldOf = async (text: string) =>
+    (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => f.negated).map((f) => [f.fact_text, f.held_text]);
+
+  it('the statement as it read while it held, without the time of its end', async () => {
+    expect(await heldOf("I'm back from Tokyo.")).toEqual([['Sam is no longer traveling to Tokyo.', 'Sam is traveling to Tokyo.']]);
+    expect(await heldOf("I don't work at Acme anymore.")).toEqual([['Sam no longer works at Acme.', 'Sam works at Acme.']]);
+    expect(await heldOf('I moved out of Berlin last month.')).toEqual([['Sam no longer lives in Berlin as of last month.', 'Sam lives in Berlin.']]);
+    expect(await heldOf('I sold my car.')).toEqual([['Sam no longer owns car.', 'Sam owns car.']]);
+  });
+
+  it('a past with both bounds keeps them; a fact that was never so gives none', async () => {
+    expect(await heldOf('I worked at Initech from 2019 to 2021.')).toEqual([['Sam worked at Initech from 2019 to 2021.', 'Sam worked at Initech from 2019 to 2021.']]);
+    expect((await run('I got back from Tokyo.', 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => !f.negated).map((f) => f.held_text ?? null)).toEqual([null]);
+  });
+});
+
 describe('a habit has no date', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
 

@@ -171,10 +171,12 @@ describe('ingestEpisode acceptance scenarios (heuristic provider, real Temporal 
     await remember(stack, { namespace: ns, user_id: 'sam', speaker: 'Sam', content: "I'm back from Tokyo, the meetup was great.", occurred_at: '2026-11-25T10:00:00Z' });
     await remember(stack, { namespace: ns, user_id: 'sam', speaker: 'Sam', content: "I'm flying to Tokyo next Friday for the meetup.", occurred_at: '2026-11-10T10:00:00Z' });
     expect(await facts(ns, { subject: 'Sam', predicate: 'travels_to', user_id: 'sam' })).toEqual([]);
-    // During the trip the plan held, until the return (the return's own row, "no longer traveling", is kept as told).
+    // During the trip the plan held, until the return; so did the trip the return told of, stored first with no start.
     const during = await facts(ns, { subject: 'Sam', predicate: 'travels_to', user_id: 'sam', as_of: '2026-11-21T12:00:00Z' });
     const plan = during.find((f) => f.valid_from !== null);
     expect([plan?.fact_text, plan?.invalid_at]).toEqual(['Sam is traveling to Tokyo as of 20 November 2026.', '2026-11-25T10:00:00.000Z']);
+    const told = during.find((f) => f.valid_from === null);
+    expect([told?.fact_text, told?.invalid_at]).toEqual(['Sam is traveling to Tokyo.', '2026-11-25T10:00:00.000Z']);
     // A trip planned after the return is a new one, and stays planned.
     await remember(stack, { namespace: ns, user_id: 'sam', speaker: 'Sam', content: "I'm flying to Tokyo again on 3 December.", occurred_at: '2026-11-28T10:00:00Z' });
     const next = await facts(ns, { subject: 'Sam', predicate: 'travels_to', user_id: 'sam', as_of: '2026-12-04T00:00:00Z' });

@@ -82,6 +82,13 @@ export const factCandidateSchema = z.object({
   confidence: z.number().min(0).max(1),
   /** True when the text says the relation ended ("isn't at X anymore", "left X"). */
   negated: z.boolean().default(false),
+  /**
+   * A negated fact that ended a statement which held before ("I'm back from Tokyo"): that statement as it read while
+   * it held ("Sam is traveling to Tokyo."). When nothing stored is there to end, the fact is kept as that statement,
+   * held until the end the text gives, so a view of a time before the end reads what held then, not "no longer".
+   * Null otherwise (also for what never held: "doesn't like coffee").
+   */
+  held_text: z.string().trim().min(1).max(1000).nullish(),
   /** Time phrase that dates this fact, verbatim ("last month", "since March", "until 2025", "in 2023"). */
   time_expression: z.string().trim().min(1).max(200).nullable().default(null),
 });

@@ -57,6 +57,14 @@ export type ResolvedEntity = z.infer<typeof resolvedEntitySchema>;
 
 export type FactCandidate = z.infer<typeof factCandidateSchema>;
 
+/**
+ * The text a fact is stored with. A negated candidate is stored only when it has nothing to end, as a row of the
+ * statement it ended, held until that end: its text is that statement (`held_text`) where the extractor gave it.
+ */
+export function storedFactText(candidate: FactCandidate): string {
+  return candidate.negated && candidate.held_text ? candidate.held_text : candidate.fact_text;
+}
+
 /** What fact-dedup decided for one candidate, relative to facts already in the graph. */
 export type DedupDecision =
   | { kind: 'new' }

@@ -7,7 +7,7 @@ import {
 import { analyze } from './analyze.js';
 import { familyOf } from './frames.js';
 import { judgeItem } from './resolve.js';
-import { boundsAState, renderFactText } from './text.js';
+import { boundsAState, heldText, renderFactText, type FactTextParts } from './text.js';
 
 /**
  * The offline extraction provider (LLM_PROVIDER=heuristic): compromise for
@@ -77,7 +77,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       if (!object) value = analysis.table.nameOf(f.object);
     }
     if (!object && !value) continue;
-    const fact_text = renderFactText({
+    const parts: FactTextParts = {
       subject,
       predicate: f.predicate,
       negated: f.negated,
@@ -87,7 +87,8 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       time: f.time_expression,
       detail: f.detail,
       endedBeforeTelling: endedBeforeTelling(f, episode),
-    });
+    };
+    const fact_text = renderFactText(parts);
     const parsed = factCandidateSchema.safeParse({
       subject,
       predicate: f.predicate,
@@ -100,6 +101,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       importance: f.importance,
       confidence: f.confidence,
       negated: f.negated,
+      held_text: heldText(parts),
       time_expression: f.time_expression,
     });
     if (parsed.success) out.push(parsed.data);

@@ -203,3 +203,17 @@ export function renderFactText(p: FactTextParts): string {
   }
   return `${body.replace(/\s+/g, ' ').trim()}${t}.`;
 }
+
+/** Predicates whose negation says a thing did not happen ("did not invest in"), not that a state stopped. */
+const NEVER_HELD = new Set(Object.entries(STATES).filter(([, [, negative]]) => /^(?:did|decided|was) not\b/.test(negative)).map(([predicate]) => predicate));
+
+/**
+ * What a fact said to have ended read while it held ("Sam is no longer traveling to Tokyo." → "Sam is traveling to
+ * Tokyo."): stored when there is nothing to end, as that statement held until the end (FactCandidate.held_text).
+ * The end itself is the row's end, not words of its text; a past with both bounds ("from 2019 to 2021") keeps them.
+ */
+export function heldText(p: FactTextParts): string | null {
+  if (!p.negated || p.kind === 'episode' || NEVER_HELD.has(p.predicate)) return null;
+  const bounded = boundsAState(p.time);
+  return renderFactText({ ...p, negated: false, time: bounded ? p.time : null, endedBeforeTelling: bounded });
+}
