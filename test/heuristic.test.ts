@@ -216,6 +216,34 @@ describe('what held until it ended: the text a fact with nothing stored to end i
   });
 });
 
+describe('a subject chat leaves out', () => {
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+  const trip = (place: string) => [`Sam visited ${place}.`, `Sam is no longer traveling to ${place}.`];
+
+  it('a statement that opens with a past verb is the speaker\'s, or of whom the sentence before spoke', async () => {
+    expect(await textsOf('Moved to Berlin last month.')).toEqual(['Sam moved to Berlin last month.', 'Sam lives in Berlin as of last month.']);
+    expect(await textsOf('Thanks! Adopted a dog named Max last week.')).toEqual(['Sam adopted Max last week.', 'Sam has a dog named Max as of last week.']);
+    expect(await textsOf('Used to live in Paris.')).toEqual(['Sam no longer lives in Paris.']);
+    expect(await textsOf('Ana moved to Berlin. Started at Stripe last week.')).toEqual([
+      'Ana moved to Berlin.', 'Ana lives in Berlin.', 'Ana started at Stripe last week.', 'Ana works at Stripe as of last week.',
+    ]);
+  });
+
+  it('not an order or a question, which open with their verb too', async () => {
+    expect(await textsOf('Call Ana tomorrow.')).toEqual([]);
+    expect(await textsOf('Moved to Berlin?')).toEqual([]);
+  });
+
+  it('a return without "I\'m", or with an adverb before "back"', async () => {
+    expect(await textsOf('Back from Lisbon!')).toEqual(trip('Lisbon'));
+    expect(await textsOf('Just back from Lisbon, what a trip.')).toEqual(trip('Lisbon'));
+    expect(await textsOf('Home from Tokyo, exhausted.')).toEqual(trip('Tokyo'));
+    expect(await textsOf("I'm just back from Oslo.")).toEqual(trip('Oslo'));
+    expect(await textsOf('Ana is finally home from Rome.')).toEqual(['Ana visited Rome.', 'Ana is no longer traveling to Rome.']);
+    expect(await textsOf('My back hurts.')).toEqual([]);
+  });
+});
+
 describe('a habit has no date', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
 

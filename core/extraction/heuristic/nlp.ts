@@ -54,9 +54,22 @@ interface CompromiseTerm {
 
 const COPULA = new Set(['is', 'am', 'are', 'was', 'were', "'s", "'re", "'m", 'be', 'been', 'being']);
 
+/**
+ * "Back from Lisbon!", "Just home from Tokyo.": a return said without "I'm" (compromise reads "back" as a verb), and
+ * "I'm just back from" (an adverb between the copula and "back" makes it a noun): both read as "I'm back from".
+ */
+const SUBJECTLESS_RETURN = /(^|[.!?]\s+)(?:(?:just|finally)\s+)?(back|home)(\s+home)?(\s+from)\b/gi;
+const ADVERB_BEFORE_RETURN = /\b(?:just|finally)\s+(?=(?:back|home)(?:\s+home)?\s+from\b)/gi;
+
 function normalizeInput(text: string): string {
   // Curly apostrophes confuse contraction handling; zero-width and odd spaces confuse offsets.
-  return text.normalize('NFKC').replace(/[’‘`]/g, "'").replace(/[“”]/g, '"').replace(/[\u200b\u00a0]/g, ' ');
+  return text
+    .normalize('NFKC')
+    .replace(/[’‘`]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[\u200b\u00a0]/g, ' ')
+    .replace(SUBJECTLESS_RETURN, (_, start: string, word: string, home = '', from: string) => `${start}I'm ${`${word}${home}`.toLowerCase()}${from}`)
+    .replace(ADVERB_BEFORE_RETURN, '');
 }
 
 function rootOf(term: CompromiseTerm, word: string): string {

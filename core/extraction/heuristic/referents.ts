@@ -306,6 +306,7 @@ export function subjectsOf(ctx: Context, s: number, c: Clause, depth = 0): Ref[]
     const ref = interpret(ctx, s, lastNounPhrase(ctx.sentences[s].tokens, c.antecedent), 'subject');
     if (ref.kind === 'entity') return [ref];
   }
+  if (c.parent === null && dropsItsSubject(ctx, s, c)) return droppedSubject(ctx, s);
   if (c.parent === null || depth > 6) return [];
   const parent = ctx.clauses[s][c.parent];
   if (c.link === 'relative' || (c.link === 'purpose' && isObjectControlled(parent))) {
@@ -313,4 +314,22 @@ export function subjectsOf(ctx: Context, s: number, c: Clause, depth = 0): Ref[]
     return ref.kind === 'entity' ? [ref] : c.link === 'relative' ? subjectsOf(ctx, s, parent, depth + 1) : [NONE];
   }
   return subjectsOf(ctx, s, parent, depth + 1);
+}
+
+/**
+ * "Moved to Berlin last month.", "Just got back from Lisbon!", "Used to live in Paris.", "Was promoted to VP.": chat
+ * drops the subject of a statement that opens with its verb. Only a past (or "used to") verb: a present one opening
+ * a sentence is an order or a request ("Call Ana tomorrow."), and a question asks rather than tells.
+ */
+function dropsItsSubject(ctx: Context, s: number, c: Clause): boolean {
+  return c.link === 'first' && c.span.start === 0 && !ctx.sentences[s].question && (c.vg.tense === 'past' || c.vg.ended);
+}
+
+/** Whom a dropped subject means: who the sentence before spoke of ("Ana moved to Berlin. Started at Stripe."), else the speaker. */
+function droppedSubject(ctx: Context, s: number): Ref[] {
+  const before = s > 0 ? ctx.clauses[s - 1].find((c) => c.subject) : undefined;
+  const told = before ? subjectsOf(ctx, s - 1, before).filter((r) => r.kind === 'entity') : [];
+  if (told.length) return told;
+  const speaker = speakerRef(ctx);
+  return speaker.kind === 'entity' ? [speaker] : [];
 }
