@@ -167,6 +167,19 @@ describe('a context block an agent can trust (the Stefan story, through the real
     expect(res.body.facts.map((f) => f.fact_text)).toEqual(expect.arrayContaining(['Ana will start at Globex on March 3, 2025.', 'Ana is traveling to Oslo as of 7 February 2025.']));
   });
 
+  it("a fact found beside the memory that told it, which already says it, is not listed twice", async () => {
+    const user = 'u-sister';
+    const told = (await remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'My sister Ana lives in Oslo.', occurred_at: '2026-10-10T10:00:00Z' })).id;
+    await remember(stack, { namespace: NS, user_id: user, speaker: 'Sam', content: 'I live in Berlin.', occurred_at: '2026-10-11T10:00:00Z' });
+    const body = await context({ user_id: user, query: 'where does Sam live?' });
+    expect(body.memories.find((m) => m.id === told)).toMatchObject({ type: 'episode', status: 'current' });
+    expect(body.memories.filter((m) => m.type === 'fact' && m.text === 'Ana lives in Oslo.')).toEqual([]);
+    expect(body.text.match(/Ana lives in Oslo/g)).toHaveLength(1);
+    // Asked about her, the fact is listed among the facts and the memory that only repeats it is left out, as before.
+    const asked = await context({ user_id: user, query: 'where does Ana live?' });
+    expect(asked.facts.map((f) => f.fact_text)).toContain('Ana lives in Oslo.');
+  });
+
   it('as of a time before the change, the old statement is current again', async () => {
     const body = await context({ user_id: USER, query: 'where does Stefan work?', as_of: '2026-02-01T00:00:00Z' });
     expect(body.facts.map((f) => f.fact_text)).toEqual(['Stefan works at Premex.']);

@@ -209,6 +209,21 @@ function annotate(memories: ContextMemory[], standings: Awaited<ReturnType<typeo
   });
 }
 
+/**
+ * Leaves out a fact found by the search whose own memory is listed too and
+ * already says it ("Ana lives in Oslo." under "Sam: My sister Ana lives in
+ * Oslo."): the line would cost tokens and tell nothing new. Only under a
+ * current memory: one marked superseded is no source of what holds now.
+ */
+function withoutFactsTheirMemoriesSay(memories: ContextMemory[]): ContextMemory[] {
+  const said = new Map(memories.filter((m) => m.type === 'episode' && m.status === 'current').map((m) => [m.id, m.text]));
+  return memories.filter((m) => {
+    if (m.type !== 'fact') return true;
+    const sources = m.episode_ids.flatMap((id) => said.get(id) ?? []);
+    return !sources.length || wordCoverage(m.text, sources) < REDUNDANT_COVERAGE;
+  });
+}
+
 /** Takes items in order while the rendered block stays within `budget` tokens. */
 function takeWithin<T>(items: T[], budget: number, cost: (item: T) => number, header: number): T[] {
   const taken: T[] = [];
@@ -266,7 +281,7 @@ export async function buildContext(
   const total = <T>(items: T[], header: number, c: (item: T) => number) => (items.length ? header + items.reduce((sum, i) => sum + c(i), 0) : 0);
   let facts = takeWithin(allFacts, found.length ? Math.floor(max * FACT_SHARE) : max, factCost, factHeader);
   // Redundancy is judged against the facts the block will show, so a memory is never dropped for a fact the budget cut.
-  const allMemories = annotate(found, standings, facts);
+  const allMemories = withoutFactsTheirMemoriesSay(annotate(found, standings, facts));
   const memories = takeWithin(allMemories, max - total(facts, factHeader, factCost), memoryCost, memoryHeader);
   if (facts.length < allFacts.length) facts = takeWithin(allFacts, max - total(memories, memoryHeader, memoryCost), factCost, factHeader);
 
