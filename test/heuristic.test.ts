@@ -229,6 +229,15 @@ describe('a subject chat leaves out', () => {
     ]);
   });
 
+  it('a sentence that opens with a verb in -ing reads with "I\'m", unless the one before spoke of someone else', async () => {
+    expect(await textsOf('Heading to Tokyo tomorrow.')).toEqual(['Sam is traveling to Tokyo as of tomorrow.']);
+    expect(await textsOf('Working at Acme now.')).toEqual(['Sam works at Acme.']);
+    expect(await textsOf('I love Japan. Flying to Tokyo next week!')).toEqual(['Sam likes Japan.', 'Sam is traveling to Tokyo as of next week.']);
+    expect(await textsOf('Ana loves Japan. Heading to Tokyo tomorrow.')).toEqual(['Ana likes Japan.']);
+    // The -ing word is the subject here, not a verb Sam says of himself.
+    expect(await textsOf('Living in Berlin is expensive.')).toEqual([]);
+  });
+
   it('not an order or a question, which open with their verb too', async () => {
     expect(await textsOf('Call Ana tomorrow.')).toEqual([]);
     expect(await textsOf('Moved to Berlin?')).toEqual([]);

@@ -3,7 +3,7 @@ import { buildClauses, type Clause } from './clauses.js';
 import { EntityTable } from './entities.js';
 import { OPINION_VERBS, ROLE_NOUNS, SPEAKER_PRONOUNS } from './lexicon.js';
 import { scanMentions, type Mention } from './mentions.js';
-import { hasTag, parseText } from './nlp.js';
+import { hasTag, parseText, type Sentence } from './nlp.js';
 import { emit, type Analysis, type Context, type FactDraft, type Ref } from './context.js';
 import { confidenceFor, headOf, interpret, relationEntity, speakerRef, subjectsOf, timeFor, trimSpan } from './referents.js';
 import { factsFromFrame, matchFrames } from './matching.js';
@@ -122,8 +122,24 @@ function dedupeFacts(facts: FactDraft[], table: EntityTable): FactDraft[] {
   return [...seen.values()];
 }
 
+/**
+ * "Heading to Tokyo tomorrow.", "Working from home today.": chat leaves out "I'm" before a verb in -ing, which then
+ * opens no clause; such a sentence is read with it. Not when the sentence before spoke of someone else ("Ana loves
+ * Japan. Heading to Tokyo tomorrow.": whose trip is unclear), nor when the -ing word is the subject of a clause
+ * ("Living in Berlin is expensive.").
+ */
+function withDroppedSubject(sentence: Sentence, clausesBefore: Clause[] | undefined): Sentence {
+  const first = sentence.tokens[0];
+  if (!hasTag(first, 'Gerund') || sentence.question || buildClauses(sentence).length) return sentence;
+  const before = clausesBefore?.find((c) => c.subject);
+  if (before && !before.sentence.tokens.slice(before.subject!.start, before.subject!.end).some((t) => SPEAKER_PRONOUNS.has(t.word) || t.word === 'we')) return sentence;
+  const text = sentence.tokens.map((t) => `${t.text}${t.post}`).join('');
+  const [read] = parseText(`I'm ${first.text.toLowerCase()}${text.slice(first.text.length)}`);
+  return read ? { ...read, index: sentence.index } : sentence;
+}
+
 function analyzeUncached(text: string, speaker: string | null): Analysis {
-  const sentences = parseText(text);
+  const sentences = parseText(text).slice();
   const ctx: Context = {
     speaker: speaker && speaker.trim() ? speaker.trim() : null,
     table: new EntityTable(),
@@ -134,7 +150,9 @@ function analyzeUncached(text: string, speaker: string | null): Analysis {
     facts: [],
     speakerUsed: false,
   };
-  for (const sentence of sentences) {
+  for (const [s, told] of sentences.entries()) {
+    const sentence = withDroppedSubject(told, ctx.clauses[s - 1]);
+    sentences[s] = sentence;
     const mentions = scanMentions(sentence);
     ctx.mentions.push(mentions);
     // Tokens inside a name are never verbs ("Project Phoenix", "Will Smith").
