@@ -216,6 +216,18 @@ describe('what held until it ended: the text a fact with nothing stored to end i
   });
 });
 
+describe('a switch: what was switched to is used now, what was switched from no longer', () => {
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+
+  it('"switched to" is not an ended past like "used"', async () => {
+    expect(await textsOf('I switched from iPhone to Android.')).toEqual(['Sam uses Android.', 'Sam no longer uses iPhone.']);
+    expect(await textsOf('We migrated from MySQL to Postgres in 2024.')).toEqual(['Sam uses Postgres as of 2024.', 'Sam no longer uses MySQL as of 2024.']);
+    expect(await textsOf('I switched to Linux last year.')).toEqual(['Sam uses Linux as of last year.']);
+    expect(await textsOf('I used Windows.')).toEqual(['Sam no longer uses Windows.']);
+    expect(await textsOf("I didn't switch from iPhone.")).toEqual([]);
+  });
+});
+
 describe('a subject chat leaves out', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
   const trip = (place: string) => [`Sam visited ${place}.`, `Sam is no longer traveling to ${place}.`];

@@ -49,6 +49,8 @@ export interface Frame {
   requires?: (o: ObjectView) => boolean;
   /** Facts that follow from this one (the state a transition leads to). */
   then?: Derived[];
+  /** The clause says the relation ended rather than that it holds ("switched from iPhone"). */
+  ends?: boolean;
 }
 
 const isPlace = (o: ObjectView) => o.entityType === 'place';
@@ -145,7 +147,8 @@ export const FRAMES: Frame[] = [
   { keys: ['sell', 'give away', 'give'], preps: ['', 'away'], predicate: 'sold', object: 'any', objectType: 'product', kind: 'episode', negation: 'skip', requires: isPossession, then: [{ predicate: 'owns', negated: true, kind: 'semantic' }] },
   { keys: ['own', 'have', 'drive', 'keep'], preps: [''], predicate: 'owns', object: 'any', objectType: 'product', requires: isPossession },
   { keys: ['use', 'be use', 'rely'], preps: ['', 'on'], predicate: 'uses', object: 'any', objectType: 'product', requires: (o) => o.isEntity && !o.isPerson },
-  { keys: ['switch', 'move', 'migrate'], preps: ['to'], predicate: 'uses', object: 'entity', objectType: 'product', requires: (o) => o.entityType === 'product' || o.entityType === null },
+  { keys: ['switch', 'move', 'migrate'], preps: ['to'], predicate: 'uses', object: 'entity', objectType: 'product', requires: (o) => (o.entityType === 'product' || o.entityType === null) && !o.isPerson },
+  { keys: ['switch', 'migrate'], preps: ['from', 'away from'], predicate: 'uses', object: 'entity', objectType: 'product', negation: 'skip', ends: true, requires: (o) => (o.entityType === 'product' || o.entityType === null) && !o.isPerson },
   // ---- health ----
   { keys: ['be allergic', 'be intolerant', 'be sensitive'], preps: ['to'], predicate: 'allergic_to', object: 'literal' },
   { keys: ['be diagnose', 'be diagnosed'], preps: ['with'], predicate: 'has_condition', object: 'literal' },

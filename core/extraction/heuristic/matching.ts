@@ -140,7 +140,9 @@ export function matchFrames(ctx: Context, s: number, c: Clause): FrameMatch[] {
     const frames = FRAMES_BY_KEY.get(key);
     if (!frames) continue;
     for (const frame of frames) {
-      if (usedPredicates.has(frame.predicate)) continue;
+      // One statement per predicate, and one end of one ("switched from iPhone to Android": iPhone ended, Android holds).
+      const said = frame.ends ? `${frame.predicate} ended` : frame.predicate;
+      if (usedPredicates.has(said)) continue;
       let candidates = frame.predicate === 'joined' || frame.predicate === 'left' || frame.predicate === 'works_at' ? jobSegs : segs;
       // A bare copula takes only what follows it directly: "I'm from Italy", not "I'm thinking of ... from pet stores".
       if (key === 'be') candidates = candidates.filter((x, k) => k === 0 || (k === 1 && candidates[0].prep === '' && trimSpan(ctx.sentences[s].tokens, candidates[0]).start >= trimSpan(ctx.sentences[s].tokens, candidates[0]).end));
@@ -155,7 +157,7 @@ export function matchFrames(ctx: Context, s: number, c: Clause): FrameMatch[] {
         if (refs.length === 0) continue;
         matches.push({ frame, seg, refs, key });
         usedSegs.add(seg.start);
-        usedPredicates.add(frame.predicate);
+        usedPredicates.add(said);
         break;
       }
     }
@@ -173,7 +175,7 @@ export function factsFromFrame(ctx: Context, s: number, c: Clause, subjects: Ref
   const vg = c.vg;
   const frame = m.frame;
   let predicate = frame.predicate;
-  let negated = false;
+  let negated = !!frame.ends;
   const kind: MemoryKind = frame.kind ?? 'semantic';
   const isNeg = vg.negated && !(m.key === 'can stand');
   if (vg.ended) {
@@ -214,6 +216,8 @@ export interface Stated {
 }
 
 export const EVENTFUL = new Set(['attended', 'visited', 'participated_in', 'travels_to']);
+/** Verbs of a change whose object is the state reached ('switch to', 'migrate to'), whatever their tense. */
+const CHANGES_INTO = new Set(['switch', 'move', 'migrate', 'transfer', 'change']);
 export const ENDED_BY_PAST = new Set(['works_at', 'lives_in', 'studies_at', 'has_role', 'located_in', 'manages', 'reports_to', 'works_on', 'owns', 'uses', 'has_plan']);
 
 export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: FrameMatch, ref: Ref, stated: Stated): void {
@@ -234,8 +238,9 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
   const detail = ref.kind === 'entity' && ref.mention?.kind === 'pet' ? ref.mention.relationWord : undefined;
   // "I just had a hot dog": past "have" is not ownership.
   if (m.key === 'have' && vg.tense === 'past' && (st.predicate === 'owns' || st.predicate === 'has_plan')) return;
-  // "I worked at IBM", "I lived in Paris": the simple past of a state says it is over ("have worked" does not).
-  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated) st = { ...st, negated: true };
+  // "I worked at IBM", "I lived in Paris": the simple past of a state says it is over ("have worked" does not);
+  // not a change into it ("I switched to Android": Sam uses Android now).
+  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true };
   const { predicate, negated, kind, raw, eventVerb, confidence, time } = st;
   for (const subject of subjects) {
     // A person does not cost 40 euro: frames made for things skip people.
