@@ -228,6 +228,24 @@ describe('a switch: what was switched to is used now, what was switched from no 
   });
 });
 
+describe('a relative named by a copula', () => {
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+
+  it('"my sister is Ana", "my boss is Ana Lopez": the relative has that name', async () => {
+    expect(await textsOf('My sister is Ana.')).toEqual(["Ana is Sam's sister."]);
+    expect(await textsOf('My boss is Ana Lopez.')).toEqual(["Ana Lopez is Sam's boss."]);
+    expect(await textsOf('My sister is Ana and she lives in Oslo.')).toEqual(["Ana is Sam's sister.", 'Ana lives in Oslo.']);
+    // The name does not end the clause: Ana is someone else.
+    expect(await textsOf("My sister is Ana's best friend.")).not.toContain("Ana is Sam's sister.");
+  });
+
+  it('"my sister\'s name is Ana", "my dog\'s name is Max" name the relative, never the speaker', async () => {
+    expect(await textsOf("My sister's name is Ana.")).toEqual(["Ana is Sam's sister."]);
+    expect(await textsOf("My dog's name is Max.")).toEqual(['Sam has a dog named Max.']);
+    expect(await textsOf('My name is Sam.')).toEqual(["Sam's name is Sam."]);
+  });
+});
+
 describe('a subject chat leaves out', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
   const trip = (place: string) => [`Sam visited ${place}.`, `Sam is no longer traveling to ${place}.`];

@@ -46,6 +46,8 @@ export function possessiveCopula(ctx: Context, s: number, c: Clause, confidence:
     if (m) owner = mentionRef(ctx, s, m);
   }
   if (owner.kind !== 'entity') return false;
+  // "My sister's name is Ana": the name is the sister's (her mention carries it), not the speaker's.
+  if (part.slice(1, -1).some((t) => t.text.endsWith("'s"))) return headOf(part) === 'name';
   const rest = part.slice(1).filter((t) => !t.time);
   const head = headOf(rest);
   const objSpan = trimSpan(tokens, c.object);

@@ -208,7 +208,7 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     const rel = tokens[r];
     if (!rel || rel.time) continue;
     const word = rel.word.replace(/^ex-/, '');
-    const singular = rel.root && RELATION_PREDICATE[rel.root] ? rel.root : word;
+    const singular = rel.root && (RELATION_PREDICATE[rel.root] || PET_NOUNS.has(rel.root)) ? rel.root : word;
     const predicate = RELATION_PREDICATE[word] ?? RELATION_PREDICATE[singular];
     const isPet = PET_NOUNS.has(word) || PET_NOUNS.has(singular);
     if (!predicate && !isPet) continue;
@@ -221,16 +221,18 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     const inner = names.find((n) => n.start === nameStart && n.type !== 'place' && n.type !== 'organization');
     if ((plural || owner.kind === 'clause') && !inner) continue;
     const end = inner ? inner.end : r + 1;
+    // Or said by a copula: "my sister is Ana.", "my sister's name is Ana." (the name alone ends the clause).
+    const named = inner || plural ? null : copulaName(tokens, r, names, isPet);
     const relationWord = isPet ? singular : word === 'parents' ? 'parents' : singular;
     out.push({
       start: i,
       end,
       kind: isPet ? 'pet' : 'relation',
-      name: inner?.name ?? null,
+      name: inner?.name ?? named?.name ?? null,
       surface: surface(tokens, i, end),
       type: isPet ? 'other' : 'person',
       strong: true,
-      gender: inner?.gender ?? null,
+      gender: inner?.gender ?? named?.gender ?? null,
       onlyIfUsed: false,
       owner,
       relationWord,
@@ -241,6 +243,22 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     i = end - 1;
   }
   return out;
+}
+
+const CLAUSE_ENDS = new Set(['and', 'but', 'so', 'who', 'because', 'since']);
+
+/**
+ * The name a copula gives a relation word: "sister is Ana", "sister's name is Ana" (tokens from the relation word);
+ * a pet's only as its name ("my dog's name is Max": "my dog is Max" may be a comparison).
+ */
+function copulaName(tokens: readonly Token[], r: number, names: Mention[], isPet: boolean): Mention | null {
+  let at = r + 1;
+  if (tokens[r].text.endsWith("'s") && tokens[at]?.word === 'name') at++;
+  else if (isPet) return null;
+  if (tokens[at]?.word !== 'is' && tokens[at]?.word !== 'was') return null;
+  const name = names.find((n) => n.start === at + 1 && n.name && n.type !== 'place' && n.type !== 'organization');
+  if (!name || (name.end < tokens.length && !CLAUSE_ENDS.has(tokens[name.end].word))) return null;
+  return name;
 }
 
 /** All mentions of a sentence, relations first where they overlap a bare name. */
