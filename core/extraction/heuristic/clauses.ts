@@ -195,7 +195,8 @@ function describe(tokens: Token[], g: RawGroup, afterTokens: Token[]): VerbGroup
   if ((words.includes('going') || words.includes('gonna')) && head.word !== 'going' && head.word !== 'gonna') catenative = 'go';
   // "is not only a fantastic sport" is not a negation.
   const negated = inGroup.some((t) => isNegation(t)) && afterTokens[0]?.word !== 'only';
-  const noLonger = words.some((w, k) => w === 'no' && words[k + 1] === 'longer');
+  // After a copula the words follow the group: "I'm no longer a nurse".
+  const noLonger = words.some((w, k) => w === 'no' && words[k + 1] === 'longer') || (afterTokens[0]?.word === 'no' && afterTokens[1]?.word === 'longer');
   const anymore = afterTokens.some((t) => t.word === 'anymore' || (t.word === 'longer' && afterTokens.some((u) => u.word === 'any')));
   const ended = noLonger || (negated && anymore) || catenative === 'use';
   const passive = head.root !== 'be' && hasTag(head, 'PastTense', 'Participle', 'Passive') && before.some((t) => t.root === 'be' || t.root === 'get');
