@@ -201,13 +201,20 @@ describe('back from a trip: the visit made and the trip over, however the return
 
 describe('what held until it ended: the text a fact with nothing stored to end is kept with', () => {
   const heldOf = async (text: string) =>
-    (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => f.negated).map((f) => [f.fact_text, f.held_text]);
+    (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => f.negated).map((f) => [f.fact_text, f.held_text ?? null]);
 
   it('the statement as it read while it held, without the time of its end', async () => {
     expect(await heldOf("I'm back from Tokyo.")).toEqual([['Sam is no longer traveling to Tokyo.', 'Sam is traveling to Tokyo.']]);
     expect(await heldOf("I don't work at Acme anymore.")).toEqual([['Sam no longer works at Acme.', 'Sam works at Acme.']]);
     expect(await heldOf('I moved out of Berlin last month.')).toEqual([['Sam no longer lives in Berlin as of last month.', 'Sam lives in Berlin.']]);
     expect(await heldOf('I sold my car.')).toEqual([['Sam no longer owns car.', 'Sam owns car.']]);
+  });
+
+  it('"no longer" after a copula ends what held; a plain "not" denies it, and gives nothing that held', async () => {
+    expect(await heldOf("I'm no longer a nurse.")).toEqual([['Sam no longer works as a nurse.', 'Sam works as a nurse.']]);
+    expect(await heldOf('Ana is no longer at Acme.')).toEqual([['Ana no longer works at Acme.', 'Ana works at Acme.']]);
+    expect(await heldOf("I'm not a big fan of sushi.")).toEqual([['Sam is no longer a big fan of sushi.', null]]);
+    expect(await heldOf("I don't work at Acme.")).toEqual([['Sam no longer works at Acme.', null]]);
   });
 
   it('a past with both bounds keeps them; a fact that was never so gives none', async () => {

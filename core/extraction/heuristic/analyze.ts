@@ -66,6 +66,7 @@ function relationFacts(ctx: Context, s: number): void {
       object: relative,
       kind: 'semantic',
       negated: !!m.ended,
+      ended: !!m.ended,
       time: null,
       confidence: 0.7,
       detail: m.relationWord,

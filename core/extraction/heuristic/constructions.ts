@@ -90,13 +90,14 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
   const part = tokens.slice(fs.start, fs.end).filter((t) => !t.time);
   if (part.length === 0) return false;
   const negated = c.vg.negated || c.vg.ended;
+  const ended = c.vg.ended;
   // "she is my sister": the subject is the speaker's relative.
   const rel = ctx.mentions[s].find((m) => m.kind === 'relation' && m.start >= fs.start && m.start <= fs.start + 1 && !m.name);
   if (rel && rel.relationPredicate) {
     const owner = rel.owner?.kind === 'speaker' ? speakerRef(ctx) : rel.owner?.kind === 'pronoun' ? resolvePronoun(ctx, s, rel.owner.token, tokens[rel.owner.token].word) : NONE;
     for (const subject of subjects) {
       if (subject.kind !== 'entity' || owner.kind !== 'entity' || c.vg.negated) continue;
-      emit(ctx, { subject: owner, predicate: rel.relationPredicate, raw: rel.relationWord ?? '', object: subject, kind: 'semantic', negated: !!rel.ended, time: null, confidence, detail: rel.relationWord, objectType: 'person' });
+      emit(ctx, { subject: owner, predicate: rel.relationPredicate, raw: rel.relationWord ?? '', object: subject, kind: 'semantic', negated: !!rel.ended, ended: !!rel.ended, time: null, confidence, detail: rel.relationWord, objectType: 'person' });
     }
     return true;
   }
@@ -105,7 +106,7 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
   // Age: "I'm 25", "she is 30 years old".
   const num = part.find((t) => /^\d{1,3}$/.test(t.text));
   if (num && (words.includes('old') || (part.length === 1 && Number(num.text) > 0 && Number(num.text) < 120))) {
-    for (const subject of subjects) emit(ctx, { subject, predicate: 'has_age', raw: 'is', object: null, value: num.text, kind: 'semantic', negated, time, confidence });
+    for (const subject of subjects) emit(ctx, { subject, predicate: 'has_age', raw: 'is', object: null, value: num.text, kind: 'semantic', negated, ended, time, confidence });
     return true;
   }
   const head = headOf(part);
@@ -125,7 +126,7 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
   if (part.length <= 2 && (HEALTH_ADJECTIVES.has(last.word) || DIET_WORDS.has(text.toLowerCase()))) {
     const predicate = HEALTH_ADJECTIVES.has(last.word) ? 'has_condition' : 'is_a';
     if (last.word === 'allergic') return false;
-    for (const subject of subjects) emit(ctx, { subject, predicate, raw: 'is', object: null, value: text, kind: 'semantic', negated, time, confidence, detail: predicate === 'has_condition' ? 'state' : undefined });
+    for (const subject of subjects) emit(ctx, { subject, predicate, raw: 'is', object: null, value: text, kind: 'semantic', negated, ended, time, confidence, detail: predicate === 'has_condition' ? 'state' : undefined });
     return true;
   }
   const isRole = (ROLE_NOUNS.has(head) || hasTag(last, 'Actor')) && !hasTag(last, 'Plural') && !PERSON_PRONOUNS.has(head) && !RELATION_PREDICATE[head] && !words.includes('your');
@@ -144,8 +145,8 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
       orgRef = interpret(ctx, s, { start: part[ofIdx].i + 1, end: part[part.length - 1].i + 1 }, 'object');
     } else if (orgSeg) orgRef = interpretObject(ctx, s, orgSeg);
     for (const subject of subjects) {
-      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated, time, confidence });
-      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated, time, confidence, objectType: 'organization' });
+      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated, ended, time, confidence });
+      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated, ended, time, confidence, objectType: 'organization' });
     }
     return true;
   }
@@ -153,7 +154,7 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
   const quantity = ['little', 'bit', 'lot', 'few', 'couple', 'while', 'kind', 'sort', 'part', 'piece', 'way', 'thing', 'lot', 'fan', 'member'].includes(words[1] ?? '');
   // Only for an explicit, plain statement: not "could be a path", not an inherited subject.
   if ((words[0] === 'a' || words[0] === 'an') && !quantity && c.subject && !c.vg.modal && c.vg.tense !== 'past' && hasTag(last, 'Noun') && !hasTag(last, 'Pronoun', 'Adjective') && part.length <= 5) {
-    for (const subject of subjects) emit(ctx, { subject, predicate: 'is_a', raw: 'is', object: null, value: text, kind: 'semantic', negated, time, confidence });
+    for (const subject of subjects) emit(ctx, { subject, predicate: 'is_a', raw: 'is', object: null, value: text, kind: 'semantic', negated, ended, time, confidence });
     return true;
   }
   return false;

@@ -18,6 +18,8 @@ export interface FactDraft {
   importance: number;
   confidence: number;
   negated: boolean;
+  /** Negated because it held and stopped ("no longer", "used to", "left", "ex-"), not merely denied ("is not"). */
+  ended?: boolean;
   time_expression: string | null;
   eventVerb?: string;
   detail?: string;
@@ -81,6 +83,8 @@ export interface Emit {
   value?: string | null;
   kind: MemoryKind;
   negated: boolean;
+  /** See FactDraft.ended. */
+  ended?: boolean;
   time: string | null;
   confidence: number;
   eventVerb?: string;
@@ -117,6 +121,7 @@ export function emit(ctx: Context, e: Emit): void {
     importance: importanceOf(e.predicate),
     confidence: e.confidence,
     negated: e.negated,
+    ended: e.negated && !!e.ended,
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,

@@ -101,7 +101,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       importance: f.importance,
       confidence: f.confidence,
       negated: f.negated,
-      held_text: heldText(parts),
+      held_text: f.ended ? heldText(parts) : null,
       time_expression: f.time_expression,
     });
     if (parsed.success) out.push(parsed.data);

@@ -176,11 +176,13 @@ export function factsFromFrame(ctx: Context, s: number, c: Clause, subjects: Ref
   const frame = m.frame;
   let predicate = frame.predicate;
   let negated = !!frame.ends;
+  let ended = !!frame.ends;
   const kind: MemoryKind = frame.kind ?? 'semantic';
   const isNeg = vg.negated && !(m.key === 'can stand');
   if (vg.ended) {
     if (kind === 'episode') return;
     negated = true;
+    ended = true;
   } else if (isNeg) {
     const rule = frame.negation ?? 'ends';
     if (rule === 'skip') return;
@@ -190,7 +192,7 @@ export function factsFromFrame(ctx: Context, s: number, c: Clause, subjects: Ref
   if (m.key === 'can stand' && !vg.negated) return;
   const raw = rawVerb(tokens, c, m.seg.prep);
   const eventVerb = kind === 'episode' ? eventVerbOf(c, m, predicate) : undefined;
-  for (const ref of m.refs) factsForObject(ctx, c, subjects, m, ref, { predicate, negated, kind, raw, eventVerb, confidence, time });
+  for (const ref of m.refs) factsForObject(ctx, c, subjects, m, ref, { predicate, negated, ended, kind, raw, eventVerb, confidence, time });
 }
 
 export function eventVerbOf(c: Clause, m: FrameMatch, predicate: string): string {
@@ -208,6 +210,8 @@ export function eventVerbOf(c: Clause, m: FrameMatch, predicate: string): string
 export interface Stated {
   predicate: string;
   negated: boolean;
+  /** See FactDraft.ended. */
+  ended: boolean;
   kind: MemoryKind;
   raw: string;
   eventVerb: string | undefined;
@@ -240,8 +244,8 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
   if (m.key === 'have' && vg.tense === 'past' && (st.predicate === 'owns' || st.predicate === 'has_plan')) return;
   // "I worked at IBM", "I lived in Paris": the simple past of a state says it is over ("have worked" does not);
   // not a change into it ("I switched to Android": Sam uses Android now).
-  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true };
-  const { predicate, negated, kind, raw, eventVerb, confidence, time } = st;
+  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true, ended: true };
+  const { predicate, negated, ended, kind, raw, eventVerb, confidence, time } = st;
   for (const subject of subjects) {
     // A person does not cost 40 euro: frames made for things skip people.
     if (frame.subjectType && frame.subjectType !== 'person' && subject.kind === 'entity' && ctx.table.typeOf(subject.key) === 'person') continue;
@@ -266,6 +270,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
       value,
       kind: p === 'travels_to' || p === 'located_in' ? 'semantic' : kind,
       negated,
+      ended,
       time: returning ? null : time,
       confidence: vg.tense === 'future' && confidence === 0.7 ? 0.6 : confidence,
       eventVerb,
@@ -283,6 +288,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
         value,
         kind: d.kind,
         negated: d.negated,
+        ended: d.negated,
         time,
         confidence,
         detail,
