@@ -246,6 +246,11 @@ describe('a relative named by a copula', () => {
     expect(await textsOf("My sister is Ana's best friend.")).not.toContain("Ana is Sam's sister.");
   });
 
+  it('"my partner" is a relative; "a partner at McKinsey" a role', async () => {
+    expect(await textsOf('My partner Alex works at Google.')).toEqual(["Alex is Sam's partner.", 'Alex works at Google.']);
+    expect(await textsOf("I'm a partner at McKinsey.")).toEqual(['Sam works as a partner.', 'Sam works at McKinsey.']);
+  });
+
   it('"my sister\'s name is Ana", "my dog\'s name is Max" name the relative, never the speaker', async () => {
     expect(await textsOf("My sister's name is Ana.")).toEqual(["Ana is Sam's sister."]);
     expect(await textsOf("My dog's name is Max.")).toEqual(['Sam has a dog named Max.']);

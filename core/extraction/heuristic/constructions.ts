@@ -129,7 +129,9 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     for (const subject of subjects) emit(ctx, { subject, predicate, raw: 'is', object: null, value: text, kind: 'semantic', negated, ended, time, confidence, detail: predicate === 'has_condition' ? 'state' : undefined });
     return true;
   }
-  const isRole = (ROLE_NOUNS.has(head) || hasTag(last, 'Actor')) && !hasTag(last, 'Plural') && !PERSON_PRONOUNS.has(head) && !RELATION_PREDICATE[head] && !words.includes('your');
+  // A word that is both ("partner") is a relation when someone's ("my partner"), a role otherwise ("a partner at McKinsey").
+  const relation = !!RELATION_PREDICATE[head] && (!ROLE_NOUNS.has(head) || part.some((t) => t.text.endsWith("'s") || ['my', 'his', 'her', 'our', 'their'].includes(t.word)));
+  const isRole = (ROLE_NOUNS.has(head) || hasTag(last, 'Actor')) && !hasTag(last, 'Plural') && !PERSON_PRONOUNS.has(head) && !relation && !words.includes('your');
   if (isRole) {
     // Drop determiners and evaluative adjectives, keep compounds: "a senior software engineer" → "senior software engineer".
     const roleTokens = part.filter((t) => !DETERMINERS.has(t.word) && !['good', 'great', 'bad', 'new', 'real', 'big', 'huge', 'amazing', 'terrible'].includes(t.word));

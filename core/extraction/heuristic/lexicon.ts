@@ -36,7 +36,7 @@ export const RELATION_PREDICATE: Readonly<Record<string, string>> = {
   niece: 'family_of', nephew: 'family_of', stepmother: 'family_of', stepfather: 'family_of', stepsister: 'family_of',
   stepbrother: 'family_of', twin: 'family_of', 'mother-in-law': 'family_of', 'father-in-law': 'family_of',
   wife: 'married_to', husband: 'married_to', spouse: 'married_to',
-  boyfriend: 'partner_of', girlfriend: 'partner_of', fiance: 'partner_of', fiancee: 'partner_of', 'fiancé': 'partner_of', 'fiancée': 'partner_of',
+  partner: 'partner_of', boyfriend: 'partner_of', girlfriend: 'partner_of', fiance: 'partner_of', fiancee: 'partner_of', 'fiancé': 'partner_of', 'fiancée': 'partner_of',
   friend: 'friend_of', bestie: 'friend_of', bff: 'friend_of', buddy: 'friend_of', pal: 'friend_of',
   roommate: 'knows', flatmate: 'knows', neighbor: 'knows', neighbour: 'knows', coworker: 'knows', colleague: 'knows',
   classmate: 'knows', teammate: 'knows',
