@@ -258,6 +258,21 @@ describe('a relative named by a copula', () => {
   });
 });
 
+describe('promoted, fired: the get-passive is a past like the be-passive', () => {
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+
+  it('a promotion is the role held from then on, not one that ended', async () => {
+    expect(await textsOf('Ana got promoted to director.')).toEqual(['Ana works as a director.']);
+    expect(await textsOf('I got promoted to senior engineer last month.')).toEqual(['Sam works as a senior engineer as of last month.']);
+    expect(await textsOf('I was promoted to team lead.')).toEqual(['Sam works as a team lead.']);
+    expect(await textsOf("I wasn't promoted to director.")).toEqual([]);
+  });
+
+  it('"got fired from Acme" ends the job as "was fired" does', async () => {
+    expect(await textsOf('I got fired from Acme.')).toEqual(['Sam was fired from Acme.', 'Sam no longer works at Acme.']);
+  });
+});
+
 describe('a subject chat leaves out', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
   const trip = (place: string) => [`Sam visited ${place}.`, `Sam is no longer traveling to ${place}.`];

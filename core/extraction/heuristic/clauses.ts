@@ -205,7 +205,7 @@ function describe(tokens: Token[], g: RawGroup, afterTokens: Token[]): VerbGroup
   else {
     // The finite (first) verb carries the tense: "is based" is present, "was based" past.
     const finite = verbs[0];
-    if (finite && (['did', 'was', 'were', 'had', "'d"].includes(finite.word) ? finite.word !== "'d" : hasTag(finite, 'PastTense') && !['is', 'are', 'am', 'has', 'have'].includes(finite.word))) tense = 'past';
+    if (finite && (['did', 'was', 'were', 'had', "'d", 'got'].includes(finite.word) ? finite.word !== "'d" : hasTag(finite, 'PastTense') && !['is', 'are', 'am', 'has', 'have'].includes(finite.word))) tense = 'past';
   }
   return {
     start: g.start,

@@ -85,6 +85,8 @@ export const FRAMES: Frame[] = [
   { keys: ['be'], preps: ['at', 'with'], predicate: 'works_at', object: 'entity', objectType: 'organization', requires: (o) => o.isEntity && isOrgLike(o) && o.entityType !== 'event' },
   { keys: ['work', 'be employed'], preps: ['in'], predicate: 'works_at', object: 'any', objectType: 'organization', requires: (o) => isOrgLike(o) && !isPlace(o) },
   { keys: ['work'], preps: ['as'], predicate: 'has_role', object: 'literal' },
+  // "I got promoted to senior engineer": the role held from then on.
+  { keys: ['be promote', 'be promoted', 'get promote', 'get promoted'], preps: ['to'], predicate: 'has_role', object: 'literal', negation: 'skip' },
   { keys: ['work'], preps: ['on'], predicate: 'works_on', object: 'any', objectType: 'project' },
   // "got a job at Shopify", "quit my job at the bakery": the job noun joins the verb (see jobSegments).
   { keys: ['get job', 'land job', 'find job', 'start job', 'accept job', 'take job', 'begin job', 'score job'], preps: [''], predicate: 'joined', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: isOrgLike, then: JOINED_WORK },
@@ -92,7 +94,7 @@ export const FRAMES: Frame[] = [
   { keys: ['have job', 'love job', 'like job'], preps: [''], predicate: 'works_at', object: 'any', objectType: 'organization', requires: isOrgLike },
   { keys: ['join', 'start work', 'begin work', 'start at', 'start', 'be hire', 'hire', 'be recruit'], preps: ['', 'at', 'by'], predicate: 'joined', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: isOrgLike, then: JOINED_WORK },
   { keys: ['move', 'switch', 'transfer'], preps: ['to'], predicate: 'joined', object: 'entity', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => o.entityType === 'organization', then: JOINED_WORK },
-  { keys: ['leave', 'quit', 'resign', 'retire', 'be fire', 'be lay', 'stop work', 'depart', 'exit'], preps: ['', 'from', 'at'], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o), then: LEFT_WORK },
+  { keys: ['leave', 'quit', 'resign', 'retire', 'be fire', 'be lay', 'get fire', 'get lay', 'stop work', 'depart', 'exit'], preps: ['', 'from', 'at'], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o), then: LEFT_WORK },
   { keys: ['report'], preps: ['to'], predicate: 'reports_to', object: 'entity', objectType: 'person', requires: isPersonObj },
   { keys: ['manage', 'lead', 'supervise', 'run', 'head', 'oversee'], preps: [''], predicate: 'manages', object: 'any', objectType: 'project', requires: (o) => o.isEntity || /team|department|project|group|store|shop|company|business/.test(o.head) },
   // ---- organizations and collaboration ----

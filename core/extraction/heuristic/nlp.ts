@@ -76,6 +76,8 @@ function rootOf(term: CompromiseTerm, word: string): string {
   const r = (term.root ?? word).toLowerCase();
   if (COPULA.has(r) || COPULA.has(word)) return term.tags?.has('Copula') || COPULA.has(word) ? 'be' : r;
   if (word === 'has' || word === 'had' || word === "'ve" || word === "'d") return word === "'d" ? 'would' : 'have';
+  // compromise tags the "got" of a get-passive ("got promoted") as an auxiliary and gives it no lemma.
+  if (word === 'got' || word === 'gotten') return 'get';
   return r;
 }
 
