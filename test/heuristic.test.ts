@@ -273,6 +273,26 @@ describe('promoted, fired: the get-passive is a past like the be-passive', () =>
   });
 });
 
+describe('habits given up or ruled out are what the person avoids', () => {
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+
+  it('stopped, quit, no longer, used to, cannot', async () => {
+    expect(await textsOf('I stopped drinking coffee.')).toEqual(['Sam avoids coffee.']);
+    expect(await textsOf('I quit smoking last year.')).toEqual(['Sam avoids smoking as of last year.']);
+    expect(await textsOf("I don't drink coffee anymore.")).toEqual(['Sam avoids coffee.']);
+    expect(await textsOf('I used to smoke.')).toEqual(['Sam avoids smoking.']);
+    expect(await textsOf("I can't drink alcohol because of my meds.")).toEqual(['Sam avoids alcohol.']);
+    // A habit kept, or a plain "don't", is not one given up.
+    expect(await textsOf('I drink coffee every day.')).toEqual([]);
+    expect(await textsOf("I don't smoke.")).toEqual([]);
+  });
+
+  it('a diet said with an adjective reads without an article', async () => {
+    expect(await textsOf("I'm lactose intolerant.")).toEqual(['Sam is lactose intolerant.']);
+    expect(await textsOf("I'm vegan.")).toEqual(['Sam is a vegan.']);
+  });
+});
+
 describe('a subject chat leaves out', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
   const trip = (place: string) => [`Sam visited ${place}.`, `Sam is no longer traveling to ${place}.`];

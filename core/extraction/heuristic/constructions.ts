@@ -251,6 +251,31 @@ export function birth(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
 }
 
 export const TRANSITION_VERBS = new Set(['leave', 'quit', 'resign', 'retire', 'move', 'relocate', 'go', 'come', 'return', 'transfer', 'switch', 'decide']);
+/** Habits a person gives up or rules out ("stopped drinking coffee", "can't eat gluten"). */
+const HABIT_VERBS = new Set(['eat', 'drink', 'smoke', 'vape', 'gamble']);
+const REASON_WORDS = new Set(['because', 'since', 'due', 'as', 'so', 'but', 'for', 'anymore']);
+
+/**
+ * A habit given up or ruled out is what the person now avoids: "I stopped drinking coffee", "I quit smoking last
+ * year", "I don't drink coffee anymore", "I used to smoke", "I can't eat gluten" → avoids coffee, smoking, gluten.
+ */
+export function habitAvoided(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  const vg = c.vg;
+  if (!HABIT_VERBS.has(vg.root)) return false;
+  const stopped = (vg.catenative === 'stop' || vg.catenative === 'quit') && !vg.negated;
+  const cannot = vg.modal === 'can' && vg.negated;
+  if (!stopped && !vg.ended && !cannot) return false;
+  const direct = segments(ctx, s, c.object).find((x) => x.prep === '');
+  const span = direct ? trimSpan(ctx.sentences[s].tokens, direct) : null;
+  const words = span ? ctx.sentences[s].tokens.slice(span.start, span.end) : [];
+  // "alcohol because of my meds": the reason is not part of what is avoided.
+  const reason = words.findIndex((t) => REASON_WORDS.has(t.word));
+  const objectText = literalText((reason >= 0 ? words.slice(0, reason) : words).filter((t) => !t.time));
+  const value = objectText || `${vg.root.replace(/e$/, '')}ing`;
+  for (const subject of subjects) emit(ctx, { subject, predicate: 'avoids', raw: `${vg.catenative ?? (cannot ? 'cannot' : 'no longer')} ${vg.root}`, object: null, value, kind: 'semantic', negated: false, time, confidence, objectType: 'concept' });
+  return true;
+}
+
 export const NON_FACTUAL = new Set(['try', 'need', 'have', 'gotta', 'ought', 'afford', 'dare', 'pretend', 'refuse', 'fail', 'forget', 'attempt', 'struggle', 'mean', 'deserve', 'wait', 'expect']);
 export const IRREALIS = new Set(['wish', 'hope', 'imagine', 'pretend', 'doubt', 'dream', 'wonder', 'ask', 'suppose']);
 export const CONVERSATIONAL = /^(?:ask|say|tell|know|mention|let|see|check|make sure|share|talk|hear|show|send|apologize|thank|remind|update|add|clarify|confirm|wish|go|be|do|get|come)\b/;

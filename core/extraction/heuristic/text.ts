@@ -99,6 +99,8 @@ export function pastTense(root: string): string {
 }
 
 function article(value: string): string {
+  // A diet said with an adjective takes no article: "Sam is lactose intolerant", "gluten-free", "sober".
+  if (/(?:intolerant|-free|\bsober|\bteetotal)$/i.test(value)) return value;
   if (/^(?:a|an|the|my|his|her|their|our|one|\d)\b/i.test(value) || /^(?:parents|kids|children|siblings|grandparents|twins)$/i.test(value)) return value;
   return `${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`;
 }
