@@ -246,6 +246,13 @@ describe('a relative named by a copula', () => {
     expect(await textsOf("My sister is Ana's best friend.")).not.toContain("Ana is Sam's sister.");
   });
 
+  it('"I have a daughter named Emma": a relative named in the object of "have"', async () => {
+    expect(await textsOf('I have a daughter named Emma.')).toEqual(["Emma is Sam's daughter."]);
+    expect(await textsOf('Ana has a brother called Tom.')).toEqual(["Tom is Ana's brother."]);
+    expect(await textsOf('I have a friend named Alex who lives in Paris.')).toEqual(["Alex is Sam's friend.", 'Alex lives in Paris.']);
+    expect(await textsOf("I don't have a brother named Tom.")).toEqual([]);
+  });
+
   it('"my partner" is a relative; "a partner at McKinsey" a role', async () => {
     expect(await textsOf('My partner Alex works at Google.')).toEqual(["Alex is Sam's partner.", 'Alex works at Google.']);
     expect(await textsOf("I'm a partner at McKinsey.")).toEqual(['Sam works as a partner.', 'Sam works at McKinsey.']);

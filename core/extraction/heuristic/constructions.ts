@@ -251,6 +251,18 @@ export function birth(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
 }
 
 export const TRANSITION_VERBS = new Set(['leave', 'quit', 'resign', 'retire', 'move', 'relocate', 'go', 'come', 'return', 'transfer', 'switch', 'decide']);
+/** "I have a daughter named Emma", "Ana has a brother called Tom": a relative named in the object of "have". */
+export function namedRelative(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number): boolean {
+  if (c.vg.root !== 'have' || c.vg.negated) return false;
+  const m = ctx.mentions[s].find((x) => x.kind === 'relation' && x.owner?.kind === 'clause' && x.name && x.start >= c.object.start && x.start < c.object.end);
+  if (!m?.relationPredicate) return false;
+  const relative = mentionRef(ctx, s, m);
+  for (const subject of subjects) {
+    emit(ctx, { subject, predicate: m.relationPredicate, raw: `have ${m.relationWord}`, object: relative, kind: 'semantic', negated: false, time: null, confidence, detail: m.relationWord, objectType: 'person' });
+  }
+  return true;
+}
+
 /** Habits a person gives up or rules out ("stopped drinking coffee", "can't eat gluten"). */
 const HABIT_VERBS = new Set(['eat', 'drink', 'smoke', 'vape', 'gamble']);
 const REASON_WORDS = new Set(['because', 'since', 'due', 'as', 'so', 'but', 'for', 'anymore']);

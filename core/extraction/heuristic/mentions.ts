@@ -212,7 +212,6 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     const predicate = RELATION_PREDICATE[word] ?? RELATION_PREDICATE[singular];
     const isPet = PET_NOUNS.has(word) || PET_NOUNS.has(singular);
     if (!predicate && !isPet) continue;
-    if (owner.kind === 'clause' && !isPet) continue;
     if (rel.word.startsWith('ex-')) ended = true;
     const plural = hasTag(rel, 'Plural') && singular !== 'parent';
     // An optional name: "my sister Ana", "my dog named Max".
