@@ -275,6 +275,11 @@ describe('promoted, fired: the get-passive is a past like the be-passive', () =>
     expect(await textsOf("I wasn't promoted to director.")).toEqual([]);
   });
 
+  it('starting school is studying there, from then on; starting at Acme is a job', async () => {
+    expect(await textsOf('Emma started kindergarten last week.')).toEqual(['Emma studies at kindergarten as of last week.']);
+    expect(await textsOf('I started at Acme last week.')).toEqual(['Sam started at Acme last week.', 'Sam works at Acme as of last week.']);
+  });
+
   it('"got fired from Acme" ends the job as "was fired" does', async () => {
     expect(await textsOf('I got fired from Acme.')).toEqual(['Sam was fired from Acme.', 'Sam no longer works at Acme.']);
   });

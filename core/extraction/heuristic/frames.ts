@@ -64,6 +64,8 @@ const isMedication = (o: ObjectView) => MEDICATION_NOUNS.has(o.head) || /\bpills
 const isPossession = (o: ObjectView) =>
   ((POSSESSION_NOUNS.has(o.head) || PET_NOUNS.has(o.head)) && !/\bhot dogs?$/i.test(o.text)) || (o.isEntity && (o.entityType === 'product' || o.entityType === null) && !o.isPerson);
 const isPersonObj = (o: ObjectView) => o.isPerson || o.entityType === 'person';
+/** School as a stage of life, named by no institution: "starts school", "started kindergarten". */
+const isSchooling = (o: ObjectView) => !o.isEntity && /^(?:school|kindergarten|preschool|daycare|nursery|high school|middle school|primary school|elementary school)$/.test(o.text.toLowerCase());
 const notPerson = (o: ObjectView) => !o.isPerson;
 
 /** A named person or organization ("collaborates with Bob", "advises Acme"), not "with enthusiasm". */
@@ -92,7 +94,9 @@ export const FRAMES: Frame[] = [
   { keys: ['get job', 'land job', 'find job', 'start job', 'accept job', 'take job', 'begin job', 'score job'], preps: [''], predicate: 'joined', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: isOrgLike, then: JOINED_WORK },
   { keys: ['quit job', 'leave job', 'lose job', 'resign job'], preps: [''], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: isOrgLike, then: LEFT_WORK },
   { keys: ['have job', 'love job', 'like job'], preps: [''], predicate: 'works_at', object: 'any', objectType: 'organization', requires: isOrgLike },
-  { keys: ['join', 'start work', 'begin work', 'start at', 'start', 'be hire', 'hire', 'be recruit'], preps: ['', 'at', 'by'], predicate: 'joined', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: isOrgLike, then: JOINED_WORK },
+  // "Emma starts school in September": a pupil, not an employee.
+  { keys: ['start', 'begin', 'start at'], preps: [''], predicate: 'studies_at', object: 'literal', negation: 'skip', requires: isSchooling },
+  { keys: ['join', 'start work', 'begin work', 'start at', 'start', 'be hire', 'hire', 'be recruit'], preps: ['', 'at', 'by'], predicate: 'joined', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isSchooling(o), then: JOINED_WORK },
   { keys: ['move', 'switch', 'transfer'], preps: ['to'], predicate: 'joined', object: 'entity', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => o.entityType === 'organization', then: JOINED_WORK },
   { keys: ['leave', 'quit', 'resign', 'retire', 'be fire', 'be lay', 'get fire', 'get lay', 'stop work', 'depart', 'exit'], preps: ['', 'from', 'at'], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o), then: LEFT_WORK },
   { keys: ['report'], preps: ['to'], predicate: 'reports_to', object: 'entity', objectType: 'person', requires: isPersonObj },
