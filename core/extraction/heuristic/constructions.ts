@@ -251,6 +251,7 @@ export function birth(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
 }
 
 export const TRANSITION_VERBS = new Set(['leave', 'quit', 'resign', 'retire', 'move', 'relocate', 'go', 'come', 'return', 'transfer', 'switch', 'decide']);
+
 /** "I have a daughter named Emma", "Ana has a brother called Tom": a relative named in the object of "have". */
 export function namedRelative(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number): boolean {
   if (c.vg.root !== 'have' || c.vg.negated) return false;
