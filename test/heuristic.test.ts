@@ -342,6 +342,16 @@ describe('a subject chat leaves out', () => {
   });
 });
 
+describe('visiting someone somewhere is a visit to the place', () => {
+  const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+
+  it('"visiting Ana in Rome": the trip is to Rome; "in the hospital" names no place visited', async () => {
+    expect(await textsOf("I'm visiting Ana in Rome next week.")).toEqual(['Sam is traveling to Rome as of next week.']);
+    expect(await textsOf('I visited my parents in Lisbon last month.')).toContain('Sam visited Lisbon last month.');
+    expect(await textsOf('We visited Ana in the hospital.')).toEqual([]);
+  });
+});
+
 describe('a habit has no date', () => {
   const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
 

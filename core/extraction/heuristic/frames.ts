@@ -130,7 +130,7 @@ export const FRAMES: Frame[] = [
   { keys: ['be', 'come'], preps: ['from'], predicate: 'from_place', object: 'any', objectType: 'place' },
   { keys: ['grow', 'grow up', 'be raise', 'be raised'], preps: ['up in', 'in'], predicate: 'from_place', object: 'any', objectType: 'place' },
   { keys: ['be born', 'born', 'be bear'], preps: ['in'], predicate: 'born_in', object: 'any', objectType: 'place', requires: (o) => o.isEntity },
-  { keys: ['visit', 'tour'], preps: [''], predicate: 'visited', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', requires: (o) => o.isEntity && !o.isPerson },
+  { keys: ['visit', 'tour'], preps: ['', 'in'], predicate: 'visited', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', requires: (o) => o.isEntity && !o.isPerson },
   { keys: ['go', 'travel', 'fly', 'drive', 'head', 'be', 'get', 'return', 'come back'], preps: ['to', 'in', 'back to', 'over to'], predicate: 'visited', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace },
   // ---- preferences ----
   { keys: ['prefer'], preps: [''], predicate: 'prefers', object: 'any', objectType: 'concept', negation: 'skip', requires: notPerson },
