@@ -280,8 +280,15 @@ describe('promoted, fired: the get-passive is a past like the be-passive', () =>
     expect(await textsOf('I started at Acme last week.')).toEqual(['Sam started at Acme last week.', 'Sam works at Acme as of last week.']);
   });
 
-  it('"got fired from Acme" ends the job as "was fired" does', async () => {
+  it('"got fired from Acme", "got laid off from Google" end the job as "was fired" does', async () => {
     expect(await textsOf('I got fired from Acme.')).toEqual(['Sam was fired from Acme.', 'Sam no longer works at Acme.']);
+    expect(await textsOf('I got laid off from Google last month.')).toEqual(['Sam was laid off from Google last month.', 'Sam no longer works at Google as of last month.']);
+  });
+
+  it('"got engaged to Mia" is a relationship, as "is engaged to" is; "not engaged" ends none', async () => {
+    expect(await textsOf('Just got engaged to Mia!')).toEqual(['Sam is in a relationship with Mia.']);
+    expect(await textsOf('Ana is engaged to Tom.')).toEqual(['Ana is in a relationship with Tom.']);
+    expect(await textsOf("I'm not engaged to Mia.")).toEqual([]);
   });
 });
 

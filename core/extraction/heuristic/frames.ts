@@ -98,7 +98,7 @@ export const FRAMES: Frame[] = [
   { keys: ['start', 'begin', 'start at'], preps: [''], predicate: 'studies_at', object: 'literal', negation: 'skip', requires: isSchooling },
   { keys: ['join', 'start work', 'begin work', 'start at', 'start', 'be hire', 'hire', 'be recruit'], preps: ['', 'at', 'by'], predicate: 'joined', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isSchooling(o), then: JOINED_WORK },
   { keys: ['move', 'switch', 'transfer'], preps: ['to'], predicate: 'joined', object: 'entity', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => o.entityType === 'organization', then: JOINED_WORK },
-  { keys: ['leave', 'quit', 'resign', 'retire', 'be fire', 'be lay', 'get fire', 'get lay', 'stop work', 'depart', 'exit'], preps: ['', 'from', 'at'], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o), then: LEFT_WORK },
+  { keys: ['leave', 'quit', 'resign', 'retire', 'be fire', 'be lay', 'get fire', 'get lay', 'stop work', 'depart', 'exit'], preps: ['', 'from', 'at', 'off from', 'off at'], predicate: 'left', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip', requires: (o) => isOrgLike(o) && !isPlace(o), then: LEFT_WORK },
   { keys: ['report'], preps: ['to'], predicate: 'reports_to', object: 'entity', objectType: 'person', requires: isPersonObj },
   { keys: ['manage', 'lead', 'supervise', 'run', 'head', 'oversee'], preps: [''], predicate: 'manages', object: 'any', objectType: 'project', requires: (o) => o.isEntity || /team|department|project|group|store|shop|company|business/.test(o.head) },
   // ---- organizations and collaboration ----
@@ -165,9 +165,11 @@ export const FRAMES: Frame[] = [
   { keys: ['owe'], preps: [''], predicate: 'owes', object: 'literal', requires: (o) => o.hasMoney || o.isEntity },
   { keys: ['save', 'invest'], preps: ['', 'in'], predicate: 'has_budget', object: 'literal', requires: (o) => o.hasMoney },
   // ---- people ----
+  // "not engaged" ends no relationship.
+  { keys: ['get engage', 'get engaged', 'be engage', 'be engaged'], preps: ['to'], predicate: 'partner_of', object: 'entity', objectType: 'person', negation: 'skip', requires: isPersonObj },
   { keys: ['marry', 'be marry', 'be married', 'get married', 'wed', 'be wed'], preps: ['', 'to'], predicate: 'married_to', object: 'entity', objectType: 'person', requires: isPersonObj },
   { keys: ['divorce', 'be divorce', 'be divorced', 'separate'], preps: ['', 'from'], predicate: 'married_to', object: 'entity', objectType: 'person', requires: isPersonObj, negation: 'skip' },
-  { keys: ['date', 'be engage', 'be engaged', 'see'], preps: ['', 'to'], predicate: 'partner_of', object: 'entity', objectType: 'person', requires: (o) => isPersonObj(o) && o.isEntity },
+  { keys: ['date', 'see'], preps: ['', 'to'], predicate: 'partner_of', object: 'entity', objectType: 'person', requires: (o) => isPersonObj(o) && o.isEntity },
   { keys: ['be friend', 'be friends', 'be close', 'befriend', 'be good friend', 'be best friend'], preps: ['with', ''], predicate: 'friend_of', object: 'entity', objectType: 'person', requires: isPersonObj },
   { keys: ['meet', 'know', 'be introduce'], preps: ['', 'to'], predicate: 'knows', object: 'entity', objectType: 'person', requires: (o) => isPersonObj(o) && o.isEntity },
   { keys: ['turn'], preps: [''], predicate: 'has_age', object: 'literal', requires: (o) => /^\d{1,3}$/.test(o.text.trim()) },
