@@ -1,7 +1,7 @@
 import { pointsAhead } from '../../domain/temporal.js';
 import { buildClauses, type Clause } from './clauses.js';
 import { EntityTable } from './entities.js';
-import { OPINION_VERBS, ROLE_NOUNS, SPEAKER_PRONOUNS } from './lexicon.js';
+import { OPINION_VERBS, ROLE_NOUNS, SPEAKER_PLURAL_SUBJECT, SPEAKER_PRONOUNS } from './lexicon.js';
 import { scanMentions, type Mention } from './mentions.js';
 import { hasTag, parseText, type Sentence } from './nlp.js';
 import { emit, type Analysis, type Context, type FactDraft, type Ref } from './context.js';
@@ -135,7 +135,7 @@ function withDroppedSubject(sentence: Sentence, clausesBefore: Clause[] | undefi
   const first = sentence.tokens[0];
   if (!hasTag(first, 'Gerund') || sentence.question || buildClauses(sentence).length) return sentence;
   const before = clausesBefore?.find((c) => c.subject);
-  if (before && !before.sentence.tokens.slice(before.subject!.start, before.subject!.end).some((t) => SPEAKER_PRONOUNS.has(t.word) || t.word === 'we')) return sentence;
+  if (before && !before.sentence.tokens.slice(before.subject!.start, before.subject!.end).some((t) => SPEAKER_PRONOUNS.has(t.word) || SPEAKER_PLURAL_SUBJECT.has(t.word))) return sentence;
   const text = sentence.tokens.map((t) => `${t.text}${t.post}`).join('');
   const [read] = parseText(`I'm ${first.text.toLowerCase()}${text.slice(first.text.length)}`);
   return read ? { ...read, index: sentence.index } : sentence;

@@ -1,4 +1,5 @@
 import type { Clause } from './clauses.js';
+import { POSSESSIVE_PRONOUNS } from './mentions.js';
 import { FRAMES_BY_KEY } from './frames.js';
 import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
 import { hasTag, surface } from './nlp.js';
@@ -15,6 +16,11 @@ import { factsFromFrame, interpretObject, objectRefs } from './matching.js';
 
 // ---- special constructions -------------------------------------------------
 
+/** The verb as a gerund: as written after "stop"/"quit" ("smoking"), else from its lemma ("smoke" → "smoking", "text" → "texting"). */
+function gerundOf(vg: Clause['vg']): string {
+  return vg.head.word.endsWith('ing') ? vg.head.word : `${vg.root === 'text' ? 'texting' : vg.root.replace(/e$/, '')}ing`;
+}
+
 /** "asked us to stop calling her", "don't call me" → that person avoids phone calls. */
 export function contactPreference(ctx: Context, s: number, c: Clause, confidence: number): boolean {
   const vg = c.vg;
@@ -24,7 +30,7 @@ export function contactPreference(ctx: Context, s: number, c: Clause, confidence
   if (!direct) return false;
   const who = interpretObject(ctx, s, direct);
   if (who.kind !== 'entity' || !who.person) return false;
-  const gerund = vg.head.word.endsWith('ing') ? vg.head.word : `${vg.root === 'text' ? 'texting' : vg.root.replace(/e$/, '')}ing`;
+  const gerund = gerundOf(vg);
   const value = CONTACT_GERUNDS[gerund] ?? CONTACT_GERUNDS[`${vg.root}ing`] ?? 'contact';
   emit(ctx, { subject: who, predicate: 'avoids', raw: `stop ${gerund}`, object: null, value, kind: 'semantic', negated: false, time: null, confidence });
   return true;
@@ -130,7 +136,7 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     return true;
   }
   // A word that is both ("partner") is a relation when someone's ("my partner"), a role otherwise ("a partner at McKinsey").
-  const relation = !!RELATION_PREDICATE[head] && (!ROLE_NOUNS.has(head) || part.some((t) => t.text.endsWith("'s") || ['my', 'his', 'her', 'our', 'their'].includes(t.word)));
+  const relation = !!RELATION_PREDICATE[head] && (!ROLE_NOUNS.has(head) || part.some((t) => t.text.endsWith("'s") || t.word in POSSESSIVE_PRONOUNS));
   const isRole = (ROLE_NOUNS.has(head) || hasTag(last, 'Actor')) && !hasTag(last, 'Plural') && !PERSON_PRONOUNS.has(head) && !relation && !words.includes('your');
   if (isRole) {
     // Drop determiners and evaluative adjectives, keep compounds: "a senior software engineer" → "senior software engineer".
@@ -266,7 +272,8 @@ export function namedRelative(ctx: Context, s: number, c: Clause, subjects: Ref[
 
 /** Habits a person gives up or rules out ("stopped drinking coffee", "can't eat gluten"). */
 const HABIT_VERBS = new Set(['eat', 'drink', 'smoke', 'vape', 'gamble']);
-const REASON_WORDS = new Set(['because', 'since', 'due', 'as', 'so', 'but', 'for', 'anymore']);
+/** Words after which the object of a habit has ended: a reason ("because of my meds") or "anymore". */
+const HABIT_OBJECT_ENDS = new Set(['because', 'since', 'due', 'as', 'so', 'but', 'for', 'anymore']);
 
 /**
  * A habit given up or ruled out is what the person now avoids: "I stopped drinking coffee", "I quit smoking last
@@ -282,9 +289,9 @@ export function habitAvoided(ctx: Context, s: number, c: Clause, subjects: Ref[]
   const span = direct ? trimSpan(ctx.sentences[s].tokens, direct) : null;
   const words = span ? ctx.sentences[s].tokens.slice(span.start, span.end) : [];
   // "alcohol because of my meds": the reason is not part of what is avoided.
-  const reason = words.findIndex((t) => REASON_WORDS.has(t.word));
-  const objectText = literalText((reason >= 0 ? words.slice(0, reason) : words).filter((t) => !t.time));
-  const value = objectText || `${vg.root.replace(/e$/, '')}ing`;
+  const end = words.findIndex((t) => HABIT_OBJECT_ENDS.has(t.word));
+  const objectText = literalText((end >= 0 ? words.slice(0, end) : words).filter((t) => !t.time));
+  const value = objectText || gerundOf(vg);
   for (const subject of subjects) emit(ctx, { subject, predicate: 'avoids', raw: `${vg.catenative ?? (cannot ? 'cannot' : 'no longer')} ${vg.root}`, object: null, value, kind: 'semantic', negated: false, time, confidence, objectType: 'concept' });
   return true;
 }

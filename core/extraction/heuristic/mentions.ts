@@ -45,7 +45,7 @@ const LEXICON = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } })
 const NAME_BLOCK_TAGS = ['Date', 'Month', 'WeekDay', 'Pronoun', 'Determiner', 'Preposition', 'Conjunction', 'QuestionWord', 'Expression', 'Negative', 'Modal', 'Auxiliary', 'Copula', 'Possessive'];
 const NER_TAGS = ['Person', 'Place', 'Organization', 'FirstName', 'LastName', 'Honorific', 'City', 'Country', 'Region'];
 const CONNECTORS = new Set(['of', '&', 'de', 'van', 'von', 'da', 'del', 'della', 'di', 'du', 'la', 'le', 'y']);
-const POSSESSIVE_PRONOUNS: Record<string, Owner['kind']> = { my: 'speaker', our: 'speaker', his: 'pronoun', her: 'pronoun', their: 'pronoun' };
+export const POSSESSIVE_PRONOUNS: Record<string, Owner['kind']> = { my: 'speaker', our: 'speaker', his: 'pronoun', her: 'pronoun', their: 'pronoun' };
 const RELATION_ADJECTIVES = new Set(['best', 'older', 'younger', 'little', 'big', 'baby', 'twin', 'new', 'old', 'eldest', 'oldest', 'youngest', 'ex', 'late', 'step', 'dear', 'lovely', 'favorite', 'favourite', 'only', 'current', 'former', 'close', 'good', 'great']);
 const NAMING_WORDS = new Set(['named', 'called']);
 
