@@ -1,4 +1,5 @@
 import { daysSince, effectiveConfidence, freshness, HALF_LIFE_DAYS } from '../core/domain/decay.js';
+import { predicateSpec } from '../core/domain/predicates.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000);
@@ -27,6 +28,13 @@ describe('effective confidence', () => {
     const slow = effectiveConfidence(0.9, 'slow_decay', daysAgo(30), NOW);
     expect(fast).toBeLessThan(slow);
     expect(slow).toBeLessThan(0.9);
+  });
+});
+
+describe('decay classes of what people like and avoid', () => {
+  it('a liking fades in weeks; what someone avoids (a diet, a habit given up, a way not to be called) in months', () => {
+    expect(predicateSpec('likes', 'preferences').decayClass).toBe('fast_decay');
+    expect(predicateSpec('avoids', 'preferences').decayClass).toBe('slow_decay');
   });
 });
 

@@ -187,7 +187,7 @@ describe('back from a trip: the visit made and the trip over, however the return
     expect(await textsOf("I'm home from Tokyo.")).toEqual(trip('Tokyo'));
     expect(await textsOf('I got home late.')).toEqual([]);
     // A home bought is still owned.
-    expect(await textsOf('I got a new home last year.')).toContain('Sam owns new home as of last year.');
+    expect(await textsOf('I got a new home last year.')).toEqual(['Sam got a new home last year.', 'Sam owns a new home as of last year.']);
   });
 
   it('a return said ahead: the trip is on now, and the day said is when it ends, not when it starts', async () => {
@@ -207,14 +207,40 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect(await heldOf("I'm back from Tokyo.")).toEqual([['Sam is no longer traveling to Tokyo.', 'Sam is traveling to Tokyo.']]);
     expect(await heldOf("I don't work at Acme anymore.")).toEqual([['Sam no longer works at Acme.', 'Sam works at Acme.']]);
     expect(await heldOf('I moved out of Berlin last month.')).toEqual([['Sam no longer lives in Berlin as of last month.', 'Sam lives in Berlin.']]);
-    expect(await heldOf('I sold my car.')).toEqual([['Sam no longer owns car.', 'Sam owns car.']]);
+    expect(await heldOf('I sold my car.')).toEqual([['Sam no longer owns a car.', 'Sam owns a car.']]);
   });
 
   it('"no longer" after a copula ends what held; a plain "not" denies it, and gives nothing that held', async () => {
     expect(await heldOf("I'm no longer a nurse.")).toEqual([['Sam no longer works as a nurse.', 'Sam works as a nurse.']]);
     expect(await heldOf('Ana is no longer at Acme.')).toEqual([['Ana no longer works at Acme.', 'Ana works at Acme.']]);
-    expect(await heldOf("I'm not a big fan of sushi.")).toEqual([['Sam is no longer a big fan of sushi.', null]]);
-    expect(await heldOf("I don't work at Acme.")).toEqual([['Sam no longer works at Acme.', null]]);
+    expect(await heldOf("I'm not a vegetarian.")).toEqual([['Sam is not a vegetarian.', null]]);
+    expect(await heldOf("I don't work at Acme.")).toEqual([['Sam does not work at Acme.', null]]);
+  });
+
+  it('a plain denial reads "not" for every kind of state, never "no longer" (it does not say the thing once held)', async () => {
+    expect(await heldOf("Ana doesn't live in Paris.")).toEqual([['Ana does not live in Paris.', null]]);
+    expect(await heldOf("I don't have a car.")).toEqual([['Sam does not own a car.', null]]);
+    expect(await heldOf("I'm not a nurse.")).toEqual([['Sam does not work as a nurse.', null]]);
+    expect(await heldOf("I'm not allergic to nuts.")).toEqual([['Sam is not allergic to nuts.', null]]);
+    expect(await heldOf("I don't use Slack.")).toEqual([['Sam does not use Slack.', null]]);
+    expect(await heldOf("I'm not sick.")).toEqual([['Sam is not sick.', null]]);
+    expect(await heldOf("I'm not on the premium plan.")).toEqual([['Sam is not on the premium plan.', null]]);
+  });
+
+  it('"not a fan of" is a dislike, as "don\'t like" is; "no longer a fan of" ends the liking', async () => {
+    const of = async (text: string) => (await run(text, 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => [f.fact_text, f.held_text ?? null]);
+    expect(await of("I'm not a big fan of sushi.")).toEqual([['Sam dislikes sushi.', null]]);
+    expect(await of("Ana is not a fan of jazz.")).toEqual([['Ana dislikes jazz.', null]]);
+    expect(await of("I'm no longer a fan of Juventus.")).toEqual([['Sam no longer likes Juventus.', 'Sam likes Juventus.']]);
+  });
+
+  it('a relative denied by a copula is not one the speaker has; one ended by it is a former one', async () => {
+    expect((await run('Ana is not my sister.', 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => [f.fact_text, f.negated])).toEqual([["Ana is not Sam's sister.", true]]);
+    expect(await heldOf('Tom is no longer my boss.')).toEqual([["Tom is Sam's former boss.", "Tom is Sam's boss."]]);
+    expect(await heldOf("Tom isn't my boss anymore.")).toEqual([["Tom is Sam's former boss.", "Tom is Sam's boss."]]);
+    expect((await run('Mia is not my ex-wife.', 'Sam', '2026-11-20T10:00:00Z')).facts).toEqual([]);
+    // Said of a relative, a denial still says the relative exists.
+    expect((await run("My sister doesn't live in Paris.", 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text)).toEqual(['Sam has a sister.', "Sam's sister does not live in Paris."]);
   });
 
   it('a past with both bounds keeps them; a fact that was never so gives none', async () => {
@@ -228,6 +254,9 @@ describe('a switch: what was switched to is used now, what was switched from no 
 
   it('"switched to" is not an ended past like "used"', async () => {
     expect(await textsOf('I switched from iPhone to Android.')).toEqual(['Sam uses Android.', 'Sam no longer uses iPhone.']);
+    // Someone's team is not a tool, and not the someone.
+    expect(await textsOf("I switched from Ana's team to Bo's.")).toEqual([]);
+    expect(await textsOf("I switched to Bo's team.")).toEqual([]);
     expect(await textsOf('We migrated from MySQL to Postgres in 2024.')).toEqual(['Sam uses Postgres as of 2024.', 'Sam no longer uses MySQL as of 2024.']);
     expect(await textsOf('I switched to Linux last year.')).toEqual(['Sam uses Linux as of last year.']);
     expect(await textsOf('I used Windows.')).toEqual(['Sam no longer uses Windows.']);
@@ -301,9 +330,18 @@ describe('habits given up or ruled out are what the person avoids', () => {
     expect(await textsOf("I don't drink coffee anymore.")).toEqual(['Sam avoids coffee.']);
     expect(await textsOf('I used to smoke.')).toEqual(['Sam avoids smoking.']);
     expect(await textsOf("I can't drink alcohol because of my meds.")).toEqual(['Sam avoids alcohol.']);
-    // A habit kept, or a plain "don't", is not one given up.
+    // A habit kept is not one given up.
     expect(await textsOf('I drink coffee every day.')).toEqual([]);
-    expect(await textsOf("I don't smoke.")).toEqual([]);
+  });
+
+  it('a habit denied in the present is ruled out; one day, or a narrowed habit, is not', async () => {
+    expect(await textsOf("I don't smoke.")).toEqual(['Sam avoids smoking.']);
+    expect(await textsOf('I never eat meat.')).toEqual(['Sam avoids meat.']);
+    expect(await textsOf("Ana doesn't drink.")).toEqual(['Ana avoids drinking.']);
+    expect(await textsOf("I didn't eat lunch.")).toEqual([]);
+    expect(await textsOf("I don't eat meat on Fridays.")).toEqual([]);
+    expect(await textsOf("I don't eat much.")).toEqual([]);
+    expect(await textsOf("I don't drink coffee after 3pm.")).toEqual([]);
   });
 
   it('a diet said with an adjective reads without an article', async () => {

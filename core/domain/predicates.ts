@@ -62,7 +62,8 @@ export const PREDICATES: Record<string, PredicateSpec> = {
   likes: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'something liked' },
   dislikes: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'something disliked' },
   wants: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'a wish or intention' },
-  avoids: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'something avoided' },
+  // What someone avoids is a diet, a habit given up or a way not to be contacted: it lasts as what they own does.
+  avoids: { family: 'preferences', singleValued: false, decayClass: 'slow_decay', description: 'something avoided' },
   interested_in: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'an interest' },
   /** A viewpoint ("I think winter is awesome"): the value holds the opinion. */
   has_opinion: { family: 'preferences', singleValued: false, decayClass: 'fast_decay', description: 'a viewpoint (value holds the opinion)' },

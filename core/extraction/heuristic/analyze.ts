@@ -53,10 +53,23 @@ function processClause(ctx: Context, s: number, c: Clause): void {
   for (const m of matches) factsFromFrame(ctx, s, clause, subjects, m, confidence, time);
 }
 
+/**
+ * "Ana is not my sister", "Tom is no longer my boss": the relation is what the copula denies or ends of its subject
+ * (copulaDescription says that), not a sister or a boss the speaker has.
+ */
+function deniedByCopula(ctx: Context, s: number, m: Mention): boolean {
+  const tokens = ctx.sentences[s].tokens;
+  return ctx.clauses[s].some((c) => {
+    if (c.vg.root !== 'be' || !(c.vg.negated || c.vg.ended)) return false;
+    const object = trimSpan(tokens, c.object);
+    return m.start >= object.start && m.start <= object.start + 1;
+  });
+}
+
 /** Facts stated by possessive relations anywhere: "my sister Ana" → speaker family_of Ana. */
 function relationFacts(ctx: Context, s: number): void {
   for (const m of ctx.mentions[s]) {
-    if (m.kind === 'name') continue;
+    if (m.kind === 'name' || deniedByCopula(ctx, s, m)) continue;
     const rel = relationEntity(ctx, s, m);
     if (!rel || !rel.ownerKey || !m.relationPredicate) continue;
     const owner: Ref = { kind: 'entity', key: rel.ownerKey, person: true };

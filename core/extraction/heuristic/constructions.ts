@@ -101,9 +101,12 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
   const rel = ctx.mentions[s].find((m) => m.kind === 'relation' && m.start >= fs.start && m.start <= fs.start + 1 && !m.name);
   if (rel && rel.relationPredicate) {
     const owner = rel.owner?.kind === 'speaker' ? speakerRef(ctx) : rel.owner?.kind === 'pronoun' ? resolvePronoun(ctx, s, rel.owner.token, tokens[rel.owner.token].word) : NONE;
+    // "Tom is no longer my boss" ends the relation, "Ana is not my sister" denies it; "Mia is not my ex-wife" says nothing.
+    const relationEnded = c.vg.ended || (!!rel.ended && !c.vg.negated);
+    const relationNegated = relationEnded || c.vg.negated;
     for (const subject of subjects) {
-      if (subject.kind !== 'entity' || owner.kind !== 'entity' || c.vg.negated) continue;
-      emit(ctx, { subject: owner, predicate: rel.relationPredicate, raw: rel.relationWord ?? '', object: subject, kind: 'semantic', negated: !!rel.ended, ended: !!rel.ended, time: null, confidence, detail: rel.relationWord, objectType: 'person' });
+      if (subject.kind !== 'entity' || owner.kind !== 'entity' || (c.vg.negated && rel.ended)) continue;
+      emit(ctx, { subject: owner, predicate: rel.relationPredicate, raw: rel.relationWord ?? '', object: subject, kind: 'semantic', negated: relationNegated, ended: relationEnded, time: null, confidence, detail: rel.relationWord, objectType: 'person' });
     }
     return true;
   }
@@ -119,14 +122,16 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
   const last = part[part.length - 1];
   // "I'm a big fan of desserts", "a huge Juventus fan", "a sucker for spaghetti": a liking.
   const fanIdx = part.findIndex((t) => FAN_WORDS.has(t.root || t.word));
-  if (fanIdx >= 0 && !negated) {
+  if (fanIdx >= 0) {
     const after = segs[1] && ['of', 'for'].includes(segs[1].prep) ? interpretObject(ctx, s, segs[1]) : NONE;
     const ofIdx = part.findIndex((t, k) => k > fanIdx && (t.word === 'of' || t.word === 'for'));
     const inner = ofIdx > 0 ? interpret(ctx, s, { start: part[ofIdx].i + 1, end: part[part.length - 1].i + 1 }, 'object') : NONE;
     const modifiers = part.slice(0, fanIdx).filter((t) => !DETERMINERS.has(t.word) && !hasTag(t, 'Adjective') && !['big', 'huge', 'great', 'massive', 'total', 'real', 'die-hard', 'lifelong'].includes(t.word));
     const target: Ref = inner.kind !== 'none' ? inner : after.kind !== 'none' ? after : modifiers.length ? interpret(ctx, s, { start: modifiers[0].i, end: modifiers[modifiers.length - 1].i + 1 }, 'object') : NONE;
     if (target.kind === 'none') return false;
-    for (const subject of subjects) emit(ctx, { subject, predicate: 'likes', raw: `is ${literalText(part.slice(0, fanIdx + 1))}`, object: target.kind === 'entity' ? target : null, value: target.kind === 'literal' ? target.text : null, kind: 'semantic', negated: false, time, confidence, objectType: 'concept' });
+    // "not a fan of" is a dislike, as "don't like" is; "no longer a fan of" ends the liking.
+    const predicate = negated && !ended ? 'dislikes' : 'likes';
+    for (const subject of subjects) emit(ctx, { subject, predicate, raw: `is ${literalText(part.slice(0, fanIdx + 1))}`, object: target.kind === 'entity' ? target : null, value: target.kind === 'literal' ? target.text : null, kind: 'semantic', negated: ended, ended, time, confidence, objectType: 'concept' });
     return true;
   }
   if (part.length <= 2 && (HEALTH_ADJECTIVES.has(last.word) || DIET_WORDS.has(text.toLowerCase()))) {
@@ -272,27 +277,35 @@ export function namedRelative(ctx: Context, s: number, c: Clause, subjects: Ref[
 
 /** Habits a person gives up or rules out ("stopped drinking coffee", "can't eat gluten"). */
 const HABIT_VERBS = new Set(['eat', 'drink', 'smoke', 'vape', 'gamble']);
+/** Words that say how much or how a habit goes, not what it takes in ("I don't eat much", "I don't drink often"). */
+const HOW_MUCH = new Set(['much', 'lot', 'enough', 'well', 'out', 'often', 'fast', 'late', 'early', 'properly', 'healthy', 'right', 'anything', 'that', 'this', 'it']);
 /** Words after which the object of a habit has ended: a reason ("because of my meds") or "anymore". */
 const HABIT_OBJECT_ENDS = new Set(['because', 'since', 'due', 'as', 'so', 'but', 'for', 'anymore']);
 
 /**
  * A habit given up or ruled out is what the person now avoids: "I stopped drinking coffee", "I quit smoking last
- * year", "I don't drink coffee anymore", "I used to smoke", "I can't eat gluten" → avoids coffee, smoking, gluten.
+ * year", "I don't drink coffee anymore", "I used to smoke", "I can't eat gluten", "I don't eat meat", "I never
+ * drink" → avoids coffee, smoking, gluten, meat, drinking.
  */
 export function habitAvoided(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
   const vg = c.vg;
   if (!HABIT_VERBS.has(vg.root)) return false;
   const stopped = (vg.catenative === 'stop' || vg.catenative === 'quit') && !vg.negated;
   const cannot = vg.modal === 'can' && vg.negated;
-  if (!stopped && !vg.ended && !cannot) return false;
-  const direct = segments(ctx, s, c.object).find((x) => x.prep === '');
+  // "I don't eat meat", "I never drink": a habit denied in the present is ruled out ("I didn't eat lunch" is one day).
+  const ruledOut = !stopped && !vg.ended && !cannot && vg.negated && vg.tense === 'present' && !vg.modal && !vg.catenative;
+  if (!stopped && !vg.ended && !cannot && !ruledOut) return false;
+  const segs = segments(ctx, s, c.object);
+  const direct = segs.find((x) => x.prep === '');
   const span = direct ? trimSpan(ctx.sentences[s].tokens, direct) : null;
   const words = span ? ctx.sentences[s].tokens.slice(span.start, span.end) : [];
+  // A denial is a habit only when nothing narrows it: not "on Fridays", "much", "out", "before noon".
+  if (ruledOut && (segs.some((x) => x.prep !== '') || ctx.sentences[s].tokens.slice(c.object.start, c.object.end).some((t) => t.time || HOW_MUCH.has(t.word)))) return false;
   // "alcohol because of my meds": the reason is not part of what is avoided.
   const end = words.findIndex((t) => HABIT_OBJECT_ENDS.has(t.word));
   const objectText = literalText((end >= 0 ? words.slice(0, end) : words).filter((t) => !t.time));
   const value = objectText || gerundOf(vg);
-  for (const subject of subjects) emit(ctx, { subject, predicate: 'avoids', raw: `${vg.catenative ?? (cannot ? 'cannot' : 'no longer')} ${vg.root}`, object: null, value, kind: 'semantic', negated: false, time, confidence, objectType: 'concept' });
+  for (const subject of subjects) emit(ctx, { subject, predicate: 'avoids', raw: `${vg.catenative ?? (cannot ? 'cannot' : ruledOut ? 'does not' : 'no longer')} ${vg.root}`, object: null, value, kind: 'semantic', negated: false, time, confidence, objectType: 'concept' });
   return true;
 }
 

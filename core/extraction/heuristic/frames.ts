@@ -25,7 +25,15 @@ export interface ObjectView {
   hasNumber: boolean;
   /** Refers to a person (pronoun, relation, person name). */
   isPerson: boolean;
+  /** A name said as someone's ("Bo's" in "Bo's team"): the object is their thing, not them. */
+  possessive?: boolean;
 }
+
+/**
+ * What one switches to and then uses: a product or an untyped name, not a person, nor someone's thing ("switched from
+ * Ana's team to Bo's": a team, not Bo).
+ */
+const usedThing = (o: ObjectView) => (o.entityType === 'product' || o.entityType === null) && !o.isPerson && !o.possessive;
 
 export interface Derived {
   predicate: string;
@@ -139,7 +147,7 @@ export const FRAMES: Frame[] = [
   { keys: ['hate', 'dislike', 'detest', 'despise', 'loathe', 'can stand'], preps: [''], predicate: 'dislikes', object: 'any', objectType: 'concept', negation: 'skip' },
   { keys: ['be'], preps: ['into'], predicate: 'interested_in', object: 'any', objectType: 'concept' },
   { keys: ['be interest', 'be interested', 'be passionate', 'be fascinate', 'be fascinated', 'be curious'], preps: ['in', 'about', 'by'], predicate: 'interested_in', object: 'any', objectType: 'concept' },
-  { keys: ['be fan', 'be big fan', 'be huge fan'], preps: ['of'], predicate: 'likes', object: 'any', objectType: 'concept' },
+  { keys: ['be fan', 'be big fan', 'be huge fan'], preps: ['of'], predicate: 'likes', object: 'any', objectType: 'concept', negation: { flip: 'dislikes' } },
   { keys: ['want', 'need', 'wish'], preps: [''], predicate: 'wants', object: 'any', objectType: 'product', negation: 'skip', requires: (o) => !o.isPerson && o.text.length > 0 },
   { keys: ['avoid'], preps: [''], predicate: 'avoids', object: 'any', objectType: 'concept', negation: 'skip' },
   // ---- ownership / plans ----
@@ -153,8 +161,8 @@ export const FRAMES: Frame[] = [
   { keys: ['sell', 'give away', 'give'], preps: ['', 'away'], predicate: 'sold', object: 'any', objectType: 'product', kind: 'episode', negation: 'skip', requires: isPossession, then: [{ predicate: 'owns', negated: true, kind: 'semantic' }] },
   { keys: ['own', 'have', 'drive', 'keep'], preps: [''], predicate: 'owns', object: 'any', objectType: 'product', requires: isPossession },
   { keys: ['use', 'be use', 'rely'], preps: ['', 'on'], predicate: 'uses', object: 'any', objectType: 'product', requires: (o) => o.isEntity && !o.isPerson },
-  { keys: ['switch', 'move', 'migrate'], preps: ['to'], predicate: 'uses', object: 'entity', objectType: 'product', requires: (o) => (o.entityType === 'product' || o.entityType === null) && !o.isPerson },
-  { keys: ['switch', 'migrate'], preps: ['from', 'away from'], predicate: 'uses', object: 'entity', objectType: 'product', negation: 'skip', ends: true, requires: (o) => (o.entityType === 'product' || o.entityType === null) && !o.isPerson },
+  { keys: ['switch', 'move', 'migrate'], preps: ['to'], predicate: 'uses', object: 'entity', objectType: 'product', requires: usedThing },
+  { keys: ['switch', 'migrate'], preps: ['from', 'away from'], predicate: 'uses', object: 'entity', objectType: 'product', negation: 'skip', ends: true, requires: usedThing },
   // ---- health ----
   { keys: ['be allergic', 'be intolerant', 'be sensitive'], preps: ['to'], predicate: 'allergic_to', object: 'literal' },
   { keys: ['be diagnose', 'be diagnosed'], preps: ['with'], predicate: 'has_condition', object: 'literal' },

@@ -87,6 +87,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       time: f.time_expression,
       detail: f.detail,
       endedBeforeTelling: endedBeforeTelling(f, episode),
+      ended: !!f.ended,
     };
     const fact_text = renderFactText(parts);
     const parsed = factCandidateSchema.safeParse({

@@ -39,6 +39,8 @@ export interface Mention {
   ended?: boolean;
   /** The name inside a relation ("Ana" in "my sister Ana"). */
   inner?: Mention;
+  /** Written as someone's ("Bo's team", "Bo's"). */
+  possessive?: boolean;
 }
 
 const LEXICON = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } }).one?.lexicon ?? {};
@@ -172,6 +174,7 @@ function scanNames(sentence: Sentence): Mention[] {
         strong,
         gender: genderOf(nameTokens),
         onlyIfUsed,
+        ...(/'s$/.test(tokens[spanEnd - 1].text) ? { possessive: true } : {}),
       });
     }
     i = Math.max(spanEnd, i + 1);

@@ -182,7 +182,8 @@ export function viewOf(ctx: Context, ref: Ref): ObjectView {
     const words = name.toLowerCase().split(' ');
     // A named pet reads as its kind ("Max" → dog) for frames that test the head noun.
     const head = ref.mention?.kind === 'pet' && ref.mention.relationWord ? ref.mention.relationWord : words[words.length - 1];
-    return { text: name, head, entityType: type, isEntity: true, hasMoney: false, hasNumber: /\d/.test(name), isPerson: ref.person || type === 'person' };
+    const possessive = ref.mention?.kind === 'name' && !!ref.mention.possessive;
+    return { text: name, head, entityType: type, isEntity: true, hasMoney: false, hasNumber: /\d/.test(name), isPerson: ref.person || type === 'person', possessive };
   }
   if (ref.kind === 'literal') {
     return {

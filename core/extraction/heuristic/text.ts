@@ -18,6 +18,11 @@ export interface FactTextParts {
   detail?: string;
   /** The time phrase ended the state before the episode was told ("from 2010 to 2014", said in 2026). */
   endedBeforeTelling?: boolean;
+  /**
+   * Negated because it held and stopped ("no longer", "left", "used to"): it reads "no longer". A negation without it
+   * is a plain denial ("I don't work at Acme") and reads "not": it never said the thing once held.
+   */
+  ended?: boolean;
 }
 
 const STATES: Record<string, [string, string]> = {
@@ -98,6 +103,26 @@ export function pastTense(root: string): string {
   return [past, ...rest].join(' ');
 }
 
+/** The base form of a verb in the third person ("works" → "work", "studies" → "study", "has" → "have"). */
+function baseForm(verb: string): string {
+  if (verb === 'has') return 'have';
+  if (verb === 'does') return 'do';
+  if (/[^aeiou]ies$/.test(verb)) return `${verb.slice(0, -3)}y`;
+  if (/(?:ss|sh|ch|x|[^aeiou]o)es$/.test(verb)) return verb.slice(0, -2);
+  return verb.replace(/s$/, '');
+}
+
+/**
+ * A state's "no longer" phrase said as a plain denial: "no longer works at" → "does not work at", "is no longer" →
+ * "is not", "no longer has scheduled" → "has not scheduled". Phrases already plain ("did not attend") are kept.
+ */
+function deniedPhrase(endedPhrase: string): string {
+  if (/^(?:is|was) no longer\b/.test(endedPhrase)) return endedPhrase.replace(/^(is|was) no longer/, '$1 not');
+  if (/^no longer has scheduled\b/.test(endedPhrase)) return endedPhrase.replace(/^no longer has/, 'has not');
+  const m = /^no longer (\S+)(.*)$/.exec(endedPhrase);
+  return m ? `does not ${baseForm(m[1])}${m[2]}` : endedPhrase;
+}
+
 function article(value: string): string {
   // A diet said with an adjective takes no article: "Sam is lactose intolerant", "gluten-free", "sober".
   if (/(?:intolerant|-free|\bsober|\bteetotal)$/i.test(value)) return value;
@@ -135,10 +160,16 @@ function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   return ` as of ${time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}`;
 }
 
+/** Events that get or give up a thing (their objects are things, as owns' are). */
+const OWNED_EVENTS = new Set(['acquired', 'sold']);
+
 export function renderFactText(p: FactTextParts): string {
   const s = p.subject;
   const o = p.object;
   const t = timeSuffix(p.time, p.kind);
+  // The negative of a state: "no longer" for what ended, "not" for a plain denial.
+  const denies = p.negated && p.ended === false;
+  const negative = (endedPhrase: string) => (denies ? deniedPhrase(endedPhrase) : endedPhrase);
   // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019",
   // nor one that still holds ("Sam works as a nurse from 2010 to 2014").
   if ((p.negated || p.endedBeforeTelling) && boundsAState(p.time) && p.kind !== 'episode') {
@@ -155,24 +186,28 @@ export function renderFactText(p: FactTextParts): string {
     case 'reports_to':
       if (p.detail) {
         // An unnamed relative is named after the relation ("Emi's sister"): say it plainly.
-        if (o.toLowerCase() === `${s}'s ${p.detail}`.toLowerCase()) body = p.negated ? `${s} had ${article(p.detail)}` : `${s} has ${article(p.detail)}`;
-        else body = p.negated ? `${o} is ${s}'s former ${p.detail}` : `${o} is ${s}'s ${p.detail}`;
+        if (o.toLowerCase() === `${s}'s ${p.detail}`.toLowerCase()) {
+          body = p.negated ? `${s} ${denies ? 'does not have' : 'had'} ${article(p.detail)}` : `${s} has ${article(p.detail)}`;
+        } else body = p.negated ? `${o} is ${denies ? 'not ' : ''}${s}'s ${denies ? '' : 'former '}${p.detail}` : `${o} is ${s}'s ${p.detail}`;
         break;
       }
-      body = `${s} ${STATES[p.predicate]?.[p.negated ? 1 : 0] ?? `is ${p.negated ? 'no longer ' : ''}family of`} ${o}`;
+      body = `${s} ${p.negated ? negative(STATES[p.predicate]?.[1] ?? 'is no longer family of') : STATES[p.predicate]?.[0] ?? 'is family of'} ${o}`;
       break;
-    case 'owns':
-      body = p.detail && !p.negated ? `${s} has ${article(p.detail)} named ${o}` : `${s} ${p.negated ? 'no longer owns' : 'owns'} ${o}`;
+    case 'owns': {
+      // A thing said without a name takes an article ("a car"); a named one does not ("the Tesla", "Max").
+      const thing = /^\p{Ll}/u.test(o) ? article(o) : o;
+      body = p.detail && !p.negated ? `${s} has ${article(p.detail)} named ${o}` : `${s} ${p.negated ? negative('no longer owns') : 'owns'} ${thing}`;
       break;
+    }
     case 'has_role':
-      body = p.negated ? `${s} no longer works as ${article(o)}` : `${s} works as ${article(o)}`;
+      body = `${s} ${p.negated ? negative('no longer works as') : 'works as'} ${article(o)}`;
       break;
     case 'has_condition':
       // "is sick" (an adjective) reads differently from "has asthma".
-      body = p.detail === 'state' ? `${s} ${p.negated ? 'is no longer' : 'is'} ${o}` : `${s} ${p.negated ? 'no longer has' : 'has'} ${o}`;
+      body = p.detail === 'state' ? `${s} ${p.negated ? negative('is no longer') : 'is'} ${o}` : `${s} ${p.negated ? negative('no longer has') : 'has'} ${o}`;
       break;
     case 'has_plan':
-      body = `${s} ${p.negated ? 'is no longer on' : 'is on'} ${planPhrase(o)}`;
+      body = `${s} ${p.negated ? negative('is no longer on') : 'is on'} ${planPhrase(o)}`;
       break;
     case 'has_name':
       body = `${s}'s name is ${o}`;
@@ -182,24 +217,27 @@ export function renderFactText(p: FactTextParts): string {
       break;
     case 'has_status':
       // "Project Phoenix launched in March.": the status reads as what happened, dated as said.
-      return `${s} ${p.negated ? 'is no longer ' : ''}${o}${p.time ? ` ${p.time}` : ''}.`;
+      return `${s} ${p.negated ? `${negative('is no longer')} ` : ''}${o}${p.time ? ` ${p.time}` : ''}.`;
     case 'is_a':
-      body = `${s} ${p.negated ? 'is no longer' : 'is'} ${article(o)}`;
+      body = `${s} ${p.negated ? negative('is no longer') : 'is'} ${article(o)}`;
       break;
     case 'likes':
       if (p.detail && !p.negated) {
         body = `${s}'s ${p.detail} is ${o}`;
         break;
       }
-      body = `${s} ${p.negated ? 'no longer likes' : 'likes'} ${o}`;
+      body = `${s} ${p.negated ? negative('no longer likes') : 'likes'} ${o}`;
       break;
     default: {
       if (p.eventVerb && !p.negated && (p.kind === 'episode' || p.predicate === 'wants' || p.predicate === 'decided')) {
         const verb = p.eventVerb ?? EVENT_VERBS[p.predicate] ?? STATES[p.predicate]?.[0] ?? p.predicate.replace(/_/g, ' ');
-        body = p.predicate === 'changed_plan' ? `${s} ${verb} ${planPhrase(o)}` : `${s} ${verb} ${o}`;
+        // "bought a new bike", "sold a house": a thing got or sold without a name takes an article.
+        const thing = OWNED_EVENTS.has(p.predicate) && /^\p{Ll}/u.test(o) ? article(o) : o;
+        body = p.predicate === 'changed_plan' ? `${s} ${verb} ${planPhrase(o)}` : `${s} ${verb} ${thing}`;
         break;
       }
-      const phrase = STATES[p.predicate]?.[p.negated ? 1 : 0] ?? `${p.negated ? 'no longer ' : ''}${p.predicate.replace(/_/g, ' ')}`;
+      const raw = p.predicate.replace(/_/g, ' ');
+      const phrase = p.negated ? negative(STATES[p.predicate]?.[1] ?? `no longer ${raw}`) : STATES[p.predicate]?.[0] ?? raw;
       body = `${s} ${phrase} ${o}`;
     }
   }
