@@ -282,6 +282,42 @@ describe('a relative named by a copula', () => {
     expect(await textsOf("I don't have a brother named Tom.")).toEqual([]);
   });
 
+  it('"I have a sister", "we have two kids": a relative had, unnamed, is named after the relation', async () => {
+    expect(await textsOf('I have a sister.')).toEqual(['Sam has a sister.']);
+    expect(await textsOf('We have two kids.')).toEqual(['Sam has kids.']);
+    expect(await textsOf('Ana has three children.')).toEqual(['Ana has children.']);
+    expect(await textsOf('I have an older brother.')).toEqual(['Sam has a brother.']);
+    // Not a relative, not had now, or not said plainly.
+    expect(await textsOf('I have a friend.')).toEqual([]);
+    expect(await textsOf("I don't have a sister.")).toEqual([]);
+    expect(await textsOf('I had a sister.')).toEqual([]);
+  });
+
+  it('relatives spoken of as a group are one entity, and take a plural verb', async () => {
+    expect(await textsOf('My kids love pizza.')).toEqual(['Sam has kids.', "Sam's kids like pizza."]);
+    expect(await textsOf('My parents live in Lisbon.')).toEqual(['Sam has parents.', "Sam's parents live in Lisbon."]);
+    expect(await textsOf("My parents don't live in Lisbon.")).toEqual(['Sam has parents.', "Sam's parents do not live in Lisbon."]);
+    expect(await textsOf('My parents no longer live in Lisbon.')).toEqual(['Sam has parents.', "Sam's parents no longer live in Lisbon."]);
+    // Two kids said in two episodes are the same entity.
+    expect((await run('I have two kids.', 'Sam', '2026-11-20T10:00:00Z')).entities.map((e) => e.name)).toContain("Sam's kids");
+    expect((await run('My kids love pizza.', 'Sam', '2026-11-20T10:00:00Z')).entities.map((e) => e.name)).toContain("Sam's kids");
+  });
+
+  it('the languages someone speaks, each its own fact; speaking at or to something is no language', async () => {
+    expect(await textsOf('I speak French and German.')).toEqual(['Sam speaks French.', 'Sam speaks German.']);
+    expect(await textsOf('I speak a little Japanese.')).toEqual(['Sam speaks Japanese.']);
+    expect(await textsOf("I don't speak German.")).toEqual(['Sam does not speak German.']);
+    expect(await textsOf('I speak to Ana every day.')).toEqual([]);
+  });
+
+  it('a stay is a visit, or a trip when ahead; settling somewhere is living there from then on', async () => {
+    expect(await textsOf("We're spending Christmas in Vienna.")).toEqual(['Sam is traveling to Vienna.']);
+    expect(await textsOf('We spent Christmas in Vienna.')).toEqual(['Sam visited Vienna.']);
+    expect(await textsOf('I stayed in Porto for a week.')).toEqual(['Sam visited Porto for a week.']);
+    expect(await textsOf("I'm staying in Lisbon next month.")).toEqual(['Sam is traveling to Lisbon as of next month.']);
+    expect(await textsOf('We settled in Porto.')).toEqual(['Sam lives in Porto.']);
+  });
+
   it('"my partner" is a relative; "a partner at McKinsey" a role', async () => {
     expect(await textsOf('My partner Alex works at Google.')).toEqual(["Alex is Sam's partner.", 'Alex works at Google.']);
     expect(await textsOf("I'm a partner at McKinsey.")).toEqual(['Sam works as a partner.', 'Sam works at McKinsey.']);

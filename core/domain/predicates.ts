@@ -27,6 +27,7 @@ export const PREDICATES: Record<string, PredicateSpec> = {
   parent_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'the object is their child' },
   child_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'the object is their parent' },
   sibling_of: { family: 'people', singleValued: false, decayClass: 'permanent', description: 'brother or sister' },
+  speaks: { family: 'people', singleValued: false, decayClass: 'slow_decay', description: 'a language spoken' },
   // places
   lives_in: { family: 'places', singleValued: true, decayClass: 'slow_decay', description: 'home town or country' },
   located_in: { family: 'places', singleValued: true, decayClass: 'slow_decay', description: 'where a place, organization or event is' },

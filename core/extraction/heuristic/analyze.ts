@@ -7,7 +7,7 @@ import { hasTag, parseText, type Sentence } from './nlp.js';
 import { emit, type Analysis, type Context, type FactDraft, type Ref } from './context.js';
 import { confidenceFor, headOf, interpret, relationEntity, speakerRef, subjectsOf, timeFor, trimSpan } from './referents.js';
 import { factsFromFrame, matchFrames } from './matching.js';
-import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, copulaDescription, habitAvoided, intention, namedRelative, passiveAgent, possessiveCopula, statusChange, viewpoint } from './constructions.js';
+import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, copulaDescription, habitAvoided, intention, namedRelative, passiveAgent, possessiveCopula, relativeHad, statusChange, viewpoint } from './constructions.js';
 
 /**
  * The heuristic extractor's single pass over an episode: parse once, find
@@ -42,6 +42,7 @@ function processClause(ctx: Context, s: number, c: Clause): void {
   if (subjects.length === 0) return;
   if (habitAvoided(ctx, s, clause, subjects, confidence, time)) return;
   if (namedRelative(ctx, s, clause, subjects, confidence)) return;
+  if (relativeHad(ctx, s, clause, subjects, confidence)) return;
   if (intention(ctx, s, clause, subjects, confidence, time)) return;
   if (POSSIBILITY_MODALS.has(clause.vg.modal ?? '')) return;
   birth(ctx, s, clause, subjects, confidence, time);

@@ -1,5 +1,5 @@
 import type { Clause } from './clauses.js';
-import { POSSESSIVE_PRONOUNS } from './mentions.js';
+import { POSSESSIVE_PRONOUNS, RELATION_ADJECTIVES } from './mentions.js';
 import { FRAMES_BY_KEY } from './frames.js';
 import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
 import { hasTag, surface } from './nlp.js';
@@ -271,6 +271,36 @@ export function namedRelative(ctx: Context, s: number, c: Clause, subjects: Ref[
   const relative = mentionRef(ctx, s, m);
   for (const subject of subjects) {
     emit(ctx, { subject, predicate: m.relationPredicate, raw: `have ${m.relationWord}`, object: relative, kind: 'semantic', negated: false, time: null, confidence, detail: m.relationWord, objectType: 'person' });
+  }
+  return true;
+}
+
+/** Relatives had as a group ("two kids"): one entity, as "my kids" is. */
+const RELATIVE_GROUPS = new Set(['kids', 'children', 'siblings', 'grandparents', 'twins']);
+
+/**
+ * "I have a sister", "Ana has two kids": a relative the subject has, unnamed, is named after the relation ("Sam's
+ * sister"), as "my sister" is. Only family: "I have a friend" says little, and "have a boss" is a role.
+ */
+export function relativeHad(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number): boolean {
+  const vg = c.vg;
+  if (vg.root !== 'have' || vg.negated || vg.ended || vg.modal || vg.catenative || vg.tense !== 'present') return false;
+  const tokens = ctx.sentences[s].tokens;
+  const span = trimSpan(tokens, c.object);
+  const words = tokens.slice(span.start, span.end);
+  if (words.length < 2 || words.length > 3) return false;
+  const [count, ...rest] = words;
+  const noun = rest[rest.length - 1];
+  const single = /^(?:a|an|one)$/.test(count.word);
+  const group = RELATIVE_GROUPS.has(noun.word);
+  if (!(single && !group) && !(group && (hasTag(count, 'Value') || /^\d+$/.test(count.word)))) return false;
+  if (rest.length === 2 && !RELATION_ADJECTIVES.has(rest[0].word)) return false;
+  const relationWord = group ? noun.word : noun.root || noun.word;
+  if (RELATION_PREDICATE[relationWord] !== 'family_of' && !(group && RELATION_PREDICATE[noun.root || ''] === 'family_of')) return false;
+  for (const subject of subjects) {
+    if (subject.kind !== 'entity') continue;
+    const relative = ctx.table.add(`${ctx.table.nameOf(subject.key)}'s ${relationWord}`, { type: 'person', fixedType: true, sure: true });
+    emit(ctx, { subject, predicate: 'family_of', raw: `have ${relationWord}`, object: { kind: 'entity', key: relative, person: true }, kind: 'semantic', negated: false, time: null, confidence, detail: relationWord, objectType: 'person' });
   }
   return true;
 }

@@ -69,6 +69,14 @@ const TIER_WORDS = /\b(?:free|basic|starter|standard|plus|pro|premium|advanced|b
 const isPlan = (o: ObjectView) => PLAN_HEADS.has(o.head) && !/s$/.test(o.text.split(' ').pop() ?? '') && (/\p{Lu}/u.test(o.text) || TIER_WORDS.test(o.text) || o.isEntity);
 const isHealth = (o: ObjectView) => HEALTH_NOUNS.has(o.head);
 const isMedication = (o: ObjectView) => MEDICATION_NOUNS.has(o.head) || /\bpills?$/.test(o.head);
+/** Languages people speak ("I speak French and German"). */
+const LANGUAGES = new Set(
+  ('english french german spanish italian portuguese dutch mandarin chinese cantonese japanese korean arabic hindi russian ' +
+    'polish swedish norwegian danish finnish greek turkish hebrew czech hungarian romanian ukrainian vietnamese thai ' +
+    'indonesian bengali urdu punjabi tamil swahili catalan farsi persian tagalog irish welsh icelandic croatian serbian').split(' '),
+);
+const isLanguage = (o: ObjectView) => LANGUAGES.has(o.head);
+
 const isPossession = (o: ObjectView) =>
   ((POSSESSION_NOUNS.has(o.head) || PET_NOUNS.has(o.head)) && !/\bhot dogs?$/i.test(o.text)) || (o.isEntity && (o.entityType === 'product' || o.entityType === null) && !o.isPerson);
 const isPersonObj = (o: ObjectView) => o.isPerson || o.entityType === 'person';
@@ -129,7 +137,7 @@ export const FRAMES: Frame[] = [
   { keys: ['study', 'major'], preps: ['', 'in'], predicate: 'studies', object: 'literal', requires: notPerson },
   { keys: ['graduate'], preps: ['from'], predicate: 'attended', object: 'any', objectType: 'organization', kind: 'episode', negation: 'skip' },
   // ---- places ----
-  { keys: ['live', 'reside', 'be base', 'be based', 'base', 'be locate', 'be located', 'settle', 'stay'], preps: ['in', 'at', 'near', 'outside'], predicate: 'lives_in', object: 'any', objectType: 'place', requires: (o) => o.isEntity || /city|town|village|country|area|suburb|apartment|house|flat/.test(o.head) },
+  { keys: ['live', 'reside', 'be base', 'be based', 'base', 'be locate', 'be located', 'settle'], preps: ['in', 'at', 'near', 'outside'], predicate: 'lives_in', object: 'any', objectType: 'place', requires: (o) => o.isEntity || /city|town|village|country|area|suburb|apartment|house|flat/.test(o.head) },
   { keys: ['move', 'relocate', 'be move'], preps: ['to', 'into', 'back to', 'in'], predicate: 'moved_to', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', then: [{ predicate: 'lives_in', negated: false, kind: 'semantic' }] },
   { keys: ['move', 'be move'], preps: ['out of', 'away from', 'from', 'out from'], predicate: 'left', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', then: [{ predicate: 'lives_in', negated: true, kind: 'semantic' }] },
   { keys: ['leave'], preps: ['', 'from'], predicate: 'left', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace, then: [{ predicate: 'lives_in', negated: true, kind: 'semantic' }] },
@@ -140,6 +148,8 @@ export const FRAMES: Frame[] = [
   { keys: ['be born', 'born', 'be bear'], preps: ['in'], predicate: 'born_in', object: 'any', objectType: 'place', requires: (o) => o.isEntity },
   { keys: ['visit', 'tour'], preps: ['', 'in'], predicate: 'visited', object: 'any', objectType: 'place', kind: 'episode', negation: 'skip', requires: (o) => o.isEntity && !o.isPerson },
   { keys: ['go', 'travel', 'fly', 'drive', 'head', 'be', 'get', 'return', 'come back'], preps: ['to', 'in', 'back to', 'over to'], predicate: 'visited', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace },
+  // "We're spending Christmas in Vienna", "I stayed in Porto for a week": a stay is a visit, or a trip when ahead.
+  { keys: ['spend', 'stay'], preps: ['in', 'at'], predicate: 'visited', object: 'entity', objectType: 'place', kind: 'episode', negation: 'skip', requires: isPlace },
   // ---- preferences ----
   { keys: ['prefer'], preps: [''], predicate: 'prefers', object: 'any', objectType: 'concept', negation: 'skip', requires: notPerson },
   { keys: ['like', 'love', 'enjoy', 'adore', 'dig'], preps: [''], predicate: 'likes', object: 'any', objectType: 'concept', negation: { flip: 'dislikes' } },
@@ -165,6 +175,8 @@ export const FRAMES: Frame[] = [
   { keys: ['switch', 'migrate'], preps: ['from', 'away from'], predicate: 'uses', object: 'entity', objectType: 'product', negation: 'skip', ends: true, requires: usedThing },
   // ---- health ----
   { keys: ['be allergic', 'be intolerant', 'be sensitive'], preps: ['to'], predicate: 'allergic_to', object: 'literal' },
+  // ---- languages ----
+  { keys: ['speak'], preps: [''], predicate: 'speaks', object: 'any', objectType: 'concept', requires: isLanguage },
   { keys: ['be diagnose', 'be diagnosed'], preps: ['with'], predicate: 'has_condition', object: 'literal' },
   // ---- financial ----
   { keys: ['cost', 'be price', 'be priced'], preps: ['', 'at', 'for'], predicate: 'costs', object: 'literal', subjectType: 'product', requires: (o) => o.hasMoney || o.hasNumber },

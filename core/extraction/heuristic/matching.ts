@@ -221,7 +221,7 @@ export interface Stated {
 
 export const EVENTFUL = new Set(['attended', 'visited', 'participated_in', 'travels_to']);
 /** Verbs of a change whose object is the state reached ('switch to', 'migrate to'), whatever their tense. */
-const CHANGES_INTO = new Set(['switch', 'move', 'migrate', 'transfer', 'change', 'start', 'begin', 'start at', 'be promote', 'be promoted', 'get promote', 'get promoted']);
+const CHANGES_INTO = new Set(['switch', 'move', 'migrate', 'settle', 'relocate', 'transfer', 'change', 'start', 'begin', 'start at', 'be promote', 'be promoted', 'get promote', 'get promoted']);
 export const ENDED_BY_PAST = new Set(['works_at', 'lives_in', 'studies_at', 'has_role', 'located_in', 'manages', 'reports_to', 'works_on', 'owns', 'uses', 'has_plan']);
 
 export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: FrameMatch, ref: Ref, stated: Stated): void {

@@ -48,8 +48,10 @@ const NAME_BLOCK_TAGS = ['Date', 'Month', 'WeekDay', 'Pronoun', 'Determiner', 'P
 const NER_TAGS = ['Person', 'Place', 'Organization', 'FirstName', 'LastName', 'Honorific', 'City', 'Country', 'Region'];
 const CONNECTORS = new Set(['of', '&', 'de', 'van', 'von', 'da', 'del', 'della', 'di', 'du', 'la', 'le', 'y']);
 export const POSSESSIVE_PRONOUNS: Record<string, Owner['kind']> = { my: 'speaker', our: 'speaker', his: 'pronoun', her: 'pronoun', their: 'pronoun' };
-const RELATION_ADJECTIVES = new Set(['best', 'older', 'younger', 'little', 'big', 'baby', 'twin', 'new', 'old', 'eldest', 'oldest', 'youngest', 'ex', 'late', 'step', 'dear', 'lovely', 'favorite', 'favourite', 'only', 'current', 'former', 'close', 'good', 'great']);
+export const RELATION_ADJECTIVES = new Set(['best', 'older', 'younger', 'little', 'big', 'baby', 'twin', 'new', 'old', 'eldest', 'oldest', 'youngest', 'ex', 'late', 'step', 'dear', 'lovely', 'favorite', 'favourite', 'only', 'current', 'former', 'close', 'good', 'great']);
 const NAMING_WORDS = new Set(['named', 'called']);
+/** Relatives spoken of as one group ("my parents", "our kids"): one entity, as a single relative is. */
+const PLURAL_RELATIVES = new Set(['parents', 'kids', 'children', 'siblings', 'grandparents', 'twins']);
 
 function bareWord(t: Token): string {
   return t.word.replace(/'s$/, '');
@@ -216,7 +218,8 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     const isPet = PET_NOUNS.has(word) || PET_NOUNS.has(singular);
     if (!predicate && !isPet) continue;
     if (rel.word.startsWith('ex-')) ended = true;
-    const plural = hasTag(rel, 'Plural') && singular !== 'parent';
+    const group = PLURAL_RELATIVES.has(word);
+    const plural = hasTag(rel, 'Plural') && !group;
     // An optional name: "my sister Ana", "my dog named Max".
     let nameStart = r + 1;
     if (tokens[nameStart] && NAMING_WORDS.has(tokens[nameStart].word)) nameStart++;
@@ -225,7 +228,7 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     const end = inner ? inner.end : r + 1;
     // Or said by a copula: "my sister is Ana.", "my sister's name is Ana." (the name alone ends the clause).
     const named = inner || plural ? null : copulaName(tokens, r, names, isPet);
-    const relationWord = isPet ? singular : word === 'parents' ? 'parents' : singular;
+    const relationWord = isPet || !group ? singular : word;
     out.push({
       start: i,
       end,

@@ -37,6 +37,7 @@ const STATES: Record<string, [string, string]> = {
   manages: ['manages', 'no longer manages'],
   studies_at: ['studies at', 'no longer studies at'],
   studies: ['studies', 'no longer studies'],
+  speaks: ['speaks', 'no longer speaks'],
   prefers: ['prefers', 'no longer prefers'],
   likes: ['likes', 'no longer likes'],
   dislikes: ['dislikes', 'no longer dislikes'],
@@ -241,7 +242,21 @@ export function renderFactText(p: FactTextParts): string {
       body = `${s} ${phrase} ${o}`;
     }
   }
+  if (PLURAL_SUBJECT.test(s) && body.startsWith(`${s} `)) body = `${s} ${inThePlural(body.slice(s.length + 1))}`;
   return `${body.replace(/\s+/g, ' ').trim()}${t}.`;
+}
+
+/** Relatives spoken of as a group ("Sam's parents", "Sam's kids") take a plural verb. */
+const PLURAL_SUBJECT = /'s (?:parents|kids|children|siblings|grandparents|twins)$/i;
+
+/** What follows a plural subject: its first verb in the plural ("lives in" → "live in", "is no longer" → "are no longer"). */
+function inThePlural(predicate: string): string {
+  const m = /^(no longer )?(\S+)(.*)$/s.exec(predicate);
+  if (!m) return predicate;
+  const [, before = '', verb, rest] = m;
+  const IRREGULAR: Record<string, string> = { is: 'are', was: 'were', has: 'have', does: 'do' };
+  const plural = IRREGULAR[verb] ?? (/[^s]s$/.test(verb) ? baseForm(verb) : verb);
+  return `${before}${plural}${rest}`;
 }
 
 /** Predicates whose negation says a thing did not happen ("did not invest in"), not that a state stopped. */
