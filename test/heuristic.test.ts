@@ -239,6 +239,8 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect(await heldOf('Tom is no longer my boss.')).toEqual([["Tom is Sam's former boss.", "Tom is Sam's boss."]]);
     expect(await heldOf("Tom isn't my boss anymore.")).toEqual([["Tom is Sam's former boss.", "Tom is Sam's boss."]]);
     expect((await run('Mia is not my ex-wife.', 'Sam', '2026-11-20T10:00:00Z')).facts).toEqual([]);
+    // Nor one a later pronoun can mean: "she" is Ana.
+    expect((await run('Ana is not my sister, she is my cousin.', 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text)).toEqual(['Sam has a cousin.', "Ana is not Sam's sister.", "Ana is Sam's cousin."]);
     // Said of a relative, a denial still says the relative exists.
     expect((await run("My sister doesn't live in Paris.", 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text)).toEqual(['Sam has a sister.', "Sam's sister does not live in Paris."]);
   });

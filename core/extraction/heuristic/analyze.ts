@@ -99,7 +99,8 @@ function registerMentions(ctx: Context): void {
         const subjectOfClause = ctx.clauses[s].some((c) => c.subject && m.start >= c.subject.start && m.start < c.subject.end);
         const typed = ctx.table.typeOf(key);
         if (typed === 'person' || (typed === null && subjectOfClause)) ctx.persons.push({ s, t: m.start, key, gender: m.gender });
-      } else if (m.kind === 'relation') {
+      } else if (m.kind === 'relation' && !deniedByCopula(ctx, s, m)) {
+        // A relative the copula denies ("Ana is not my sister") is nobody a later "she" can mean.
         const rel = relationEntity(ctx, s, m);
         if (rel) ctx.persons.push({ s, t: m.start, key: rel.key, gender: m.gender ?? genderOfRelation(m.relationWord) });
       }
