@@ -320,6 +320,23 @@ describe('a relative named by a copula', () => {
     expect(await textsOf('We settled in Porto.')).toEqual(['Sam lives in Porto.']);
   });
 
+  it('a divorce or a break-up ends the relationship; an unnamed partner reads as had until then', async () => {
+    expect(await textsOf('Ana divorced Tom.')).toEqual(['Ana is no longer married to Tom.']);
+    expect(await textsOf('I got divorced from Tom.')).toEqual(['Sam is no longer married to Tom.']);
+    expect(await textsOf('Ana broke up with Tom.')).toEqual(['Ana is no longer in a relationship with Tom.']);
+    expect(await textsOf('I divorced my husband in 2019.')).toEqual(['Sam had a husband until 2019.']);
+    // "my boyfriend" no longer also says Sam has one.
+    expect(await textsOf('I broke up with my boyfriend last week.')).toEqual(['Sam had a boyfriend until last week.']);
+    expect(await textsOf('I broke my arm.')).toEqual([]);
+  });
+
+  it('starting college at a school is studying there', async () => {
+    expect(await textsOf('My daughter Emma started college at MIT.')).toEqual(["Emma is Sam's daughter.", 'Emma studies at MIT.']);
+    expect(await textsOf('I begin law school at Yale in September.')).toEqual(['Sam studies at Yale as of September.']);
+    expect(await textsOf('Emma started college.')).toEqual(['Emma studies at college.']);
+    expect(await textsOf('I started at Stripe last week.')).toEqual(['Sam started at Stripe last week.', 'Sam works at Stripe as of last week.']);
+  });
+
   it('"my partner" is a relative; "a partner at McKinsey" a role', async () => {
     expect(await textsOf('My partner Alex works at Google.')).toEqual(["Alex is Sam's partner.", 'Alex works at Google.']);
     expect(await textsOf("I'm a partner at McKinsey.")).toEqual(['Sam works as a partner.', 'Sam works at McKinsey.']);

@@ -7,7 +7,7 @@ import { hasTag, parseText, type Sentence } from './nlp.js';
 import { emit, type Analysis, type Context, type FactDraft, type Ref } from './context.js';
 import { confidenceFor, headOf, interpret, relationEntity, speakerRef, subjectsOf, timeFor, trimSpan } from './referents.js';
 import { factsFromFrame, matchFrames } from './matching.js';
-import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, copulaDescription, habitAvoided, intention, namedRelative, passiveAgent, possessiveCopula, relativeHad, statusChange, viewpoint } from './constructions.js';
+import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, copulaDescription, habitAvoided, intention, namedRelative, passiveAgent, possessiveCopula, relativeHad, schoolStarted, statusChange, viewpoint } from './constructions.js';
 
 /**
  * The heuristic extractor's single pass over an episode: parse once, find
@@ -43,6 +43,7 @@ function processClause(ctx: Context, s: number, c: Clause): void {
   if (habitAvoided(ctx, s, clause, subjects, confidence, time)) return;
   if (namedRelative(ctx, s, clause, subjects, confidence)) return;
   if (relativeHad(ctx, s, clause, subjects, confidence)) return;
+  if (schoolStarted(ctx, s, clause, subjects, confidence, time)) return;
   if (intention(ctx, s, clause, subjects, confidence, time)) return;
   if (POSSIBILITY_MODALS.has(clause.vg.modal ?? '')) return;
   birth(ctx, s, clause, subjects, confidence, time);
@@ -65,6 +66,18 @@ function deniedByCopula(ctx: Context, s: number, m: Mention): boolean {
     const object = trimSpan(tokens, c.object);
     return m.start >= object.start && m.start <= object.start + 1;
   });
+}
+
+/**
+ * "I broke up with my boyfriend": "my boyfriend" says Sam has one, and the clause says the relationship ended; the
+ * sentence's relation facts (`facts[from, to)`) that one of its clauses' facts negates are dropped.
+ */
+function dropRelationsEndedBy(facts: FactDraft[], from: number, to: number): void {
+  const negatedLater = facts.slice(to).filter((f) => f.negated);
+  for (let i = to - 1; i >= from; i--) {
+    const r = facts[i];
+    if (negatedLater.some((f) => f.subject === r.subject && f.predicate === r.predicate && f.object === r.object)) facts.splice(i, 1);
+  }
 }
 
 /** Facts stated by possessive relations anywhere: "my sister Ana" → speaker family_of Ana. */
@@ -180,8 +193,11 @@ function analyzeUncached(text: string, speaker: string | null): Analysis {
   }
   registerMentions(ctx);
   sentences.forEach((_, s) => {
+    const relationsFrom = ctx.facts.length;
     relationFacts(ctx, s);
+    const clausesFrom = ctx.facts.length;
     for (const c of ctx.clauses[s]) processClause(ctx, s, c);
+    dropRelationsEndedBy(ctx.facts, relationsFrom, clausesFrom);
   });
   ctx.table.mergeShortForms();
   const facts = dedupeFacts(ctx.facts, ctx.table);

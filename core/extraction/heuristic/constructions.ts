@@ -1,6 +1,6 @@
 import type { Clause } from './clauses.js';
 import { POSSESSIVE_PRONOUNS, RELATION_ADJECTIVES } from './mentions.js';
-import { FRAMES_BY_KEY } from './frames.js';
+import { FRAMES_BY_KEY, SCHOOLING } from './frames.js';
 import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
 import { hasTag, surface } from './nlp.js';
 import { pastTense } from './text.js';
@@ -271,6 +271,25 @@ export function namedRelative(ctx: Context, s: number, c: Clause, subjects: Ref[
   const relative = mentionRef(ctx, s, m);
   for (const subject of subjects) {
     emit(ctx, { subject, predicate: m.relationPredicate, raw: `have ${m.relationWord}`, object: relative, kind: 'semantic', negated: false, time: null, confidence, detail: m.relationWord, objectType: 'person' });
+  }
+  return true;
+}
+
+/** "Emma started college at MIT", "I begin law school at Yale in September": a student of the school named. */
+export function schoolStarted(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  const vg = c.vg;
+  if (!['start', 'begin', 'enter'].includes(vg.root) || vg.negated || vg.ended || vg.modal) return false;
+  const segs = segments(ctx, s, c.object);
+  const direct = segs.find((x) => x.prep === '');
+  const at = segs.find((x) => x.prep === 'at' || x.prep === 'in');
+  if (!direct || !at) return false;
+  const tokens = ctx.sentences[s].tokens;
+  const stage = trimSpan(tokens, direct);
+  if (!SCHOOLING.test(literalText(tokens.slice(stage.start, stage.end).filter((t) => !DETERMINERS.has(t.word))).toLowerCase())) return false;
+  const school = interpretObject(ctx, s, at);
+  if (school.kind !== 'entity' || school.person || ['place', 'person'].includes(ctx.table.typeOf(school.key) ?? '')) return false;
+  for (const subject of subjects) {
+    emit(ctx, { subject, predicate: 'studies_at', raw: `${vg.root} ${literalText(tokens.slice(stage.start, stage.end))} at`, object: school, kind: 'semantic', negated: false, time, confidence, objectType: 'organization' });
   }
   return true;
 }

@@ -81,7 +81,8 @@ const isPossession = (o: ObjectView) =>
   ((POSSESSION_NOUNS.has(o.head) || PET_NOUNS.has(o.head)) && !/\bhot dogs?$/i.test(o.text)) || (o.isEntity && (o.entityType === 'product' || o.entityType === null) && !o.isPerson);
 const isPersonObj = (o: ObjectView) => o.isPerson || o.entityType === 'person';
 /** School as a stage of life, named by no institution: "starts school", "started kindergarten". */
-const isSchooling = (o: ObjectView) => !o.isEntity && /^(?:school|kindergarten|preschool|daycare|nursery|high school|middle school|primary school|elementary school)$/.test(o.text.toLowerCase());
+export const SCHOOLING = /^(?:school|kindergarten|preschool|daycare|nursery|high school|middle school|primary school|elementary school|college|university|uni|grad school|law school|med school|medical school|business school)$/;
+const isSchooling = (o: ObjectView) => !o.isEntity && SCHOOLING.test(o.text.toLowerCase());
 const notPerson = (o: ObjectView) => !o.isPerson;
 
 /** A named person or organization ("collaborates with Bob", "advises Acme"), not "with enthusiasm". */
@@ -188,8 +189,11 @@ export const FRAMES: Frame[] = [
   // "not engaged" ends no relationship.
   { keys: ['get engage', 'get engaged', 'be engage', 'be engaged'], preps: ['to'], predicate: 'partner_of', object: 'entity', objectType: 'person', negation: 'skip', requires: isPersonObj },
   { keys: ['marry', 'be marry', 'be married', 'get married', 'wed', 'be wed'], preps: ['', 'to'], predicate: 'married_to', object: 'entity', objectType: 'person', requires: isPersonObj },
-  { keys: ['divorce', 'be divorce', 'be divorced', 'separate'], preps: ['', 'from'], predicate: 'married_to', object: 'entity', objectType: 'person', requires: isPersonObj, negation: 'skip' },
+  // A divorce ends the marriage ("Ana divorced Tom" read "Ana is married to Tom").
+  { keys: ['divorce', 'be divorce', 'be divorced', 'separate'], preps: ['', 'from'], predicate: 'married_to', object: 'entity', objectType: 'person', requires: isPersonObj, negation: 'skip', ends: true },
   { keys: ['date', 'see'], preps: ['', 'to'], predicate: 'partner_of', object: 'entity', objectType: 'person', requires: (o) => isPersonObj(o) && o.isEntity },
+  // "I broke up with my boyfriend": the relationship ended.
+  { keys: ['break', 'break up', 'split', 'split up'], preps: ['up with', 'with'], predicate: 'partner_of', object: 'entity', objectType: 'person', negation: 'skip', ends: true, requires: (o) => isPersonObj(o) && o.isEntity },
   { keys: ['be friend', 'be friends', 'be close', 'befriend', 'be good friend', 'be best friend'], preps: ['with', ''], predicate: 'friend_of', object: 'entity', objectType: 'person', requires: isPersonObj },
   { keys: ['meet', 'know', 'be introduce'], preps: ['', 'to'], predicate: 'knows', object: 'entity', objectType: 'person', requires: (o) => isPersonObj(o) && o.isEntity },
   { keys: ['turn'], preps: [''], predicate: 'has_age', object: 'literal', requires: (o) => /^\d{1,3}$/.test(o.text.trim()) },

@@ -240,6 +240,8 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
   }
   // "a dog named Max": the fact says what Max is.
   const detail = ref.kind === 'entity' && ref.mention?.kind === 'pet' ? ref.mention.relationWord : undefined;
+  // "broke up with my boyfriend": an unnamed relative of the relation stated reads as the relation ("Sam had a boyfriend").
+  const relative = ref.kind === 'entity' && ref.mention?.kind === 'relation' && !ref.mention.name && ref.mention.relationPredicate === stated.predicate ? ref.mention.relationWord : undefined;
   // "I just had a hot dog": past "have" is not ownership.
   if (m.key === 'have' && vg.tense === 'past' && (st.predicate === 'owns' || st.predicate === 'has_plan')) return;
   // "I worked at IBM", "I lived in Paris": the simple past of a state says it is over ("have worked" does not);
@@ -274,7 +276,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
       time: returning ? null : time,
       confidence: vg.tense === 'future' && confidence === 0.7 ? 0.6 : confidence,
       eventVerb,
-      detail,
+      detail: detail ?? relative,
       subjectType: frame.subjectType,
       objectType: frame.objectType,
     });
