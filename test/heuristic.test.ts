@@ -310,6 +310,7 @@ describe('a relative named by a copula', () => {
     expect(await textsOf('I speak a little Japanese.')).toEqual(['Sam speaks Japanese.']);
     expect(await textsOf("I don't speak German.")).toEqual(['Sam does not speak German.']);
     expect(await textsOf('I speak to Ana every day.')).toEqual([]);
+    expect(await textsOf("I'm learning Spanish.")).toEqual(['Sam studies Spanish.']);
   });
 
   it('a stay is a visit, or a trip when ahead; settling somewhere is living there from then on', async () => {
@@ -328,6 +329,13 @@ describe('a relative named by a copula', () => {
     // "my boyfriend" no longer also says Sam has one.
     expect(await textsOf('I broke up with my boyfriend last week.')).toEqual(['Sam had a boyfriend until last week.']);
     expect(await textsOf('I broke my arm.')).toEqual([]);
+  });
+
+  it('a death is remembered, dated as said; a phone that died is no death', async () => {
+    expect(await textsOf('My dad passed away last year.')).toEqual(['Sam has a dad.', "Sam's dad died last year."]);
+    expect(await textsOf('Ana died in 2020.')).toEqual(['Ana died in 2020.']);
+    expect(await textsOf('My phone died.')).toEqual([]);
+    expect(await textsOf('Ana passed the exam.')).toEqual([]);
   });
 
   it('starting college at a school is studying there', async () => {

@@ -17,6 +17,7 @@ export const PREDICATES: Record<string, PredicateSpec> = {
   // people / identity
   born_on: { family: 'people', singleValued: true, decayClass: 'permanent', description: 'date of birth' },
   born_in: { family: 'places', singleValued: true, decayClass: 'permanent', description: 'place of birth' },
+  died: { family: 'people', singleValued: true, decayClass: 'permanent', description: 'died (the value is when, as said)' },
   has_name: { family: 'people', singleValued: true, decayClass: 'permanent', description: 'the name they go by' },
   has_age: { family: 'people', singleValued: true, decayClass: 'slow_decay', description: 'age in years' },
   married_to: { family: 'people', singleValued: true, decayClass: 'slow_decay', description: 'spouse' },

@@ -254,6 +254,19 @@ function decision(ctx: Context, s: number, c: Clause, subjects: Ref[], confidenc
   }
 }
 
+/** "My dad passed away last year", "Ana died in 2020": a death, dated as said (a memory must not ask after them). */
+export function death(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  const vg = c.vg;
+  const tokens = ctx.sentences[s].tokens;
+  const passedAway = vg.root === 'pass' && tokens.slice(c.object.start, c.object.end).some((t) => t.word === 'away');
+  if ((vg.root !== 'die' && !passedAway) || vg.negated || vg.modal || vg.tense !== 'past') return false;
+  const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+  if (people.length === 0) return false;
+  const when = time ? time.replace(/^(?:on|in)\s+/i, '') : 'died';
+  for (const subject of people) emit(ctx, { subject, predicate: 'died', raw: passedAway ? 'passed away' : 'died', object: null, value: when, kind: 'semantic', negated: false, time, confidence });
+  return true;
+}
+
 /** "born on March 3, 1990", "was born in Lisbon in 1990". */
 export function birth(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
   if (c.vg.root !== 'born' && c.vg.head.word !== 'born') return false;

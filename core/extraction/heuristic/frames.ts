@@ -178,6 +178,8 @@ export const FRAMES: Frame[] = [
   { keys: ['be allergic', 'be intolerant', 'be sensitive'], preps: ['to'], predicate: 'allergic_to', object: 'literal' },
   // ---- languages ----
   { keys: ['speak'], preps: [''], predicate: 'speaks', object: 'any', objectType: 'concept', requires: isLanguage },
+  // "I'm learning Spanish": studied, not yet spoken.
+  { keys: ['learn'], preps: [''], predicate: 'studies', object: 'literal', requires: isLanguage },
   { keys: ['be diagnose', 'be diagnosed'], preps: ['with'], predicate: 'has_condition', object: 'literal' },
   // ---- financial ----
   { keys: ['cost', 'be price', 'be priced'], preps: ['', 'at', 'for'], predicate: 'costs', object: 'literal', subjectType: 'product', requires: (o) => o.hasMoney || o.hasNumber },

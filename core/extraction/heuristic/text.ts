@@ -189,7 +189,7 @@ export function renderFactText(p: FactTextParts): string {
         // An unnamed relative is named after the relation ("Emi's sister"): say it plainly.
         if (o.toLowerCase() === `${s}'s ${p.detail}`.toLowerCase()) {
           // What ended at a time said had it until then: "Sam had a boyfriend until last week".
-          if (p.negated && !denies && p.time && p.kind !== 'episode' && !boundsAState(p.time)) return `${s} had ${article(p.detail)} until ${p.time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}.`;
+          if (p.negated && !denies && p.time && p.kind !== 'episode' && !BOUNDING_PHRASE.test(p.time)) return `${s} had ${article(p.detail)} until ${p.time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}.`;
           body = p.negated ? `${s} ${denies ? 'does not have' : 'had'} ${article(p.detail)}` : `${s} has ${article(p.detail)}`;
         } else body = p.negated ? `${o} is ${denies ? 'not ' : ''}${s}'s ${denies ? '' : 'former '}${p.detail}` : `${o} is ${s}'s ${p.detail}`;
         break;
@@ -215,6 +215,9 @@ export function renderFactText(p: FactTextParts): string {
     case 'has_name':
       body = `${s}'s name is ${o}`;
       break;
+    case 'died':
+      // Dated as said ("died last year"), never "as of".
+      return `${s} died${p.time ? ` ${p.time}` : ''}.`;
     case 'has_age':
       body = `${s} is ${o} years old`;
       break;
