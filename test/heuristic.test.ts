@@ -331,6 +331,11 @@ describe('a relative named by a copula', () => {
     expect(await textsOf('I broke my arm.')).toEqual([]);
   });
 
+  it('an unnamed ex is named as one, so a later "my husband" is someone else', async () => {
+    expect(await textsOf('My ex-husband lives in Denver.')).toEqual(['Sam had a husband.', "Sam's ex-husband lives in Denver."]);
+    expect(await textsOf('My husband lives in Denver.')).toEqual(['Sam has a husband.', "Sam's husband lives in Denver."]);
+  });
+
   it('a death is remembered, dated as said; a phone that died is no death', async () => {
     expect(await textsOf('My dad passed away last year.')).toEqual(['Sam has a dad.', "Sam's dad died last year."]);
     expect(await textsOf('Ana died in 2020.')).toEqual(['Ana died in 2020.']);

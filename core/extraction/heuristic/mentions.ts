@@ -37,6 +37,8 @@ export interface Mention {
   relationPredicate?: string;
   /** "my ex-wife": the relation is over. */
   ended?: boolean;
+  /** How it is over: "ex-wife", "former boss" (ex), "late husband" (late): an unnamed one is named so. */
+  endedAs?: 'ex' | 'late';
   /** The name inside a relation ("Ana" in "my sister Ana"). */
   inner?: Mention;
   /** Written as someone's ("Bo's team", "Bo's"). */
@@ -206,8 +208,10 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
     if (!owner) continue;
     let r = i + 1;
     let ended = false;
+    let late = false;
     while (r < tokens.length && r <= i + 3 && (RELATION_ADJECTIVES.has(tokens[r].word) || (hasTag(tokens[r], 'Adjective') && !RELATION_PREDICATE[tokens[r].word]))) {
       if (tokens[r].word === 'ex' || tokens[r].word === 'former' || tokens[r].word === 'late') ended = true;
+      if (tokens[r].word === 'late') late = true;
       r++;
     }
     const rel = tokens[r];
@@ -243,6 +247,7 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
       relationWord,
       relationPredicate: isPet ? 'owns' : predicate,
       ended,
+      ...(ended ? { endedAs: late ? 'late' : 'ex' } : {}),
       inner,
     });
     i = end - 1;

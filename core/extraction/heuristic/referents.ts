@@ -50,7 +50,9 @@ export function relationEntity(ctx: Context, s: number, m: Mention): { key: stri
   }
   if (ownerKey) ownerName = ctx.table.nameOf(ownerKey);
   if (m.kind === 'pet' && !m.name) return null;
-  const name = m.name ?? (ownerName ? `${ownerName}'s ${m.relationWord}` : null);
+  // "my ex-husband" is "Sam's ex-husband", not "Sam's husband", whom a later "my husband" would be.
+  const former = m.endedAs === 'late' ? 'late ' : m.endedAs === 'ex' ? 'ex-' : '';
+  const name = m.name ?? (ownerName ? `${ownerName}'s ${former}${m.relationWord}` : null);
   if (!name) return null;
   const key = ctx.table.add(name, { type: m.type, fixedType: true, sure: true, surface: m.surface });
   return { key, ownerKey };

@@ -187,7 +187,7 @@ export function renderFactText(p: FactTextParts): string {
     case 'reports_to':
       if (p.detail) {
         // An unnamed relative is named after the relation ("Emi's sister"): say it plainly.
-        if (o.toLowerCase() === `${s}'s ${p.detail}`.toLowerCase()) {
+        if ([`${s}'s ${p.detail}`, `${s}'s ex-${p.detail}`, `${s}'s late ${p.detail}`].some((unnamed) => o.toLowerCase() === unnamed.toLowerCase())) {
           // What ended at a time said had it until then: "Sam had a boyfriend until last week".
           if (p.negated && !denies && p.time && p.kind !== 'episode' && !BOUNDING_PHRASE.test(p.time)) return `${s} had ${article(p.detail)} until ${p.time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}.`;
           body = p.negated ? `${s} ${denies ? 'does not have' : 'had'} ${article(p.detail)}` : `${s} has ${article(p.detail)}`;
