@@ -1,11 +1,11 @@
 import type { Clause } from './clauses.js';
 import { POSSESSIVE_PRONOUNS, RELATION_ADJECTIVES } from './mentions.js';
 import { FRAMES_BY_KEY, SCHOOLING } from './frames.js';
-import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
+import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, PLURAL_RELATIVES, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
 import { hasTag, surface } from './nlp.js';
 import { pastTense } from './text.js';
 import { CONTACT_VERBS, DETERMINERS, DIET_WORDS, FAN_WORDS, FILLERS, HEALTH_ADJECTIVES, NONE, WANT_CATENATIVES, emit, type Context, type Ref } from './context.js';
-import { emptyObject, headOf, interpret, literalText, mentionRef, resolvePronoun, segments, speakerRef, subjectsOf, substitutePronouns, trimSpan, viewOf, type Segment } from './referents.js';
+import { emptyObject, headOf, interpret, literalText, mentionRef, relativeName, resolvePronoun, segments, speakerRef, subjectsOf, substitutePronouns, trimSpan, viewOf, type Segment } from './referents.js';
 import { factsFromFrame, interpretObject, objectRefs } from './matching.js';
 
 /**
@@ -307,9 +307,6 @@ export function schoolStarted(ctx: Context, s: number, c: Clause, subjects: Ref[
   return true;
 }
 
-/** Relatives had as a group ("two kids"): one entity, as "my kids" is. */
-const RELATIVE_GROUPS = new Set(['kids', 'children', 'siblings', 'grandparents', 'twins']);
-
 /**
  * "I have a sister", "Ana has two kids": a relative the subject has, unnamed, is named after the relation ("Sam's
  * sister"), as "my sister" is. Only family: "I have a friend" says little, and "have a boss" is a role.
@@ -324,14 +321,14 @@ export function relativeHad(ctx: Context, s: number, c: Clause, subjects: Ref[],
   const [count, ...rest] = words;
   const noun = rest[rest.length - 1];
   const single = /^(?:a|an|one)$/.test(count.word);
-  const group = RELATIVE_GROUPS.has(noun.word);
+  const group = PLURAL_RELATIVES.has(noun.word);
   if (!(single && !group) && !(group && (hasTag(count, 'Value') || /^\d+$/.test(count.word)))) return false;
   if (rest.length === 2 && !RELATION_ADJECTIVES.has(rest[0].word)) return false;
   const relationWord = group ? noun.word : noun.root || noun.word;
   if (RELATION_PREDICATE[relationWord] !== 'family_of' && !(group && RELATION_PREDICATE[noun.root || ''] === 'family_of')) return false;
   for (const subject of subjects) {
     if (subject.kind !== 'entity') continue;
-    const relative = ctx.table.add(`${ctx.table.nameOf(subject.key)}'s ${relationWord}`, { type: 'person', fixedType: true, sure: true });
+    const relative = ctx.table.add(relativeName(ctx.table.nameOf(subject.key), relationWord), { type: 'person', fixedType: true, sure: true });
     emit(ctx, { subject, predicate: 'family_of', raw: `have ${relationWord}`, object: { kind: 'entity', key: relative, person: true }, kind: 'semantic', negated: false, time: null, confidence, detail: relationWord, objectType: 'person' });
   }
   return true;

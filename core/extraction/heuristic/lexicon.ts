@@ -43,6 +43,9 @@ export const RELATION_PREDICATE: Readonly<Record<string, string>> = {
   boss: 'reports_to', manager: 'reports_to', supervisor: 'reports_to',
 };
 
+/** Relatives spoken of as one group ("my parents", "our kids", "two kids"): one entity, as a single relative is. */
+export const PLURAL_RELATIVES = set('parents kids children siblings grandparents twins');
+
 /** Animals people keep: "my dog Max" → the speaker owns Max. */
 export const PET_NOUNS = set('dog puppy cat kitten kitty hamster rabbit bunny parrot bird fish goldfish turtle tortoise snake lizard horse pony guinea-pig ferret gecko chicken');
 

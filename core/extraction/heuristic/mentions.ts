@@ -3,8 +3,8 @@ import type { EntityType } from '../../domain/types.js';
 import { canonicalName } from '../../domain/canonical.js';
 import { hasTag, surface, type Sentence, type Token } from './nlp.js';
 import {
-  EVENT_HEADS, NOT_NAMES, ORG_SUFFIXES, PET_NOUNS, PLACE_SUFFIXES, PLAN_HEADS, PRODUCT_HEADS, PROJECT_HEADS, RELATION_PREDICATE,
-  ROLE_NOUNS,
+  EVENT_HEADS, NOT_NAMES, ORG_SUFFIXES, PET_NOUNS, PLACE_SUFFIXES, PLAN_HEADS, PLURAL_RELATIVES, PRODUCT_HEADS, PROJECT_HEADS,
+  RELATION_PREDICATE, ROLE_NOUNS,
 } from './lexicon.js';
 
 /**
@@ -52,8 +52,6 @@ const CONNECTORS = new Set(['of', '&', 'de', 'van', 'von', 'da', 'del', 'della',
 export const POSSESSIVE_PRONOUNS: Record<string, Owner['kind']> = { my: 'speaker', our: 'speaker', his: 'pronoun', her: 'pronoun', their: 'pronoun' };
 export const RELATION_ADJECTIVES = new Set(['best', 'older', 'younger', 'little', 'big', 'baby', 'twin', 'new', 'old', 'eldest', 'oldest', 'youngest', 'ex', 'late', 'step', 'dear', 'lovely', 'favorite', 'favourite', 'only', 'current', 'former', 'close', 'good', 'great']);
 const NAMING_WORDS = new Set(['named', 'called']);
-/** Relatives spoken of as one group ("my parents", "our kids"): one entity, as a single relative is. */
-const PLURAL_RELATIVES = new Set(['parents', 'kids', 'children', 'siblings', 'grandparents', 'twins']);
 
 function bareWord(t: Token): string {
   return t.word.replace(/'s$/, '');

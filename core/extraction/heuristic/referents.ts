@@ -35,6 +35,14 @@ export function resolvePronoun(ctx: Context, s: number, t: number, word: string)
 }
 
 /** The entity a relation mention names: "Ana" for "my sister Ana", "u1's sister" for "my sister". */
+/**
+ * An unnamed relative is named after the relation: "Sam's sister", "Sam's kids"; "my ex-husband" is "Sam's
+ * ex-husband", not "Sam's husband", whom a later "my husband" would be.
+ */
+export function relativeName(ownerName: string, relationWord: string, endedAs?: 'ex' | 'late'): string {
+  return `${ownerName}'s ${endedAs === 'late' ? 'late ' : endedAs === 'ex' ? 'ex-' : ''}${relationWord}`;
+}
+
 export function relationEntity(ctx: Context, s: number, m: Mention): { key: string; ownerKey: string | null } | null {
   let ownerKey: string | null = null;
   let ownerName: string | null = null;
@@ -50,9 +58,7 @@ export function relationEntity(ctx: Context, s: number, m: Mention): { key: stri
   }
   if (ownerKey) ownerName = ctx.table.nameOf(ownerKey);
   if (m.kind === 'pet' && !m.name) return null;
-  // "my ex-husband" is "Sam's ex-husband", not "Sam's husband", whom a later "my husband" would be.
-  const former = m.endedAs === 'late' ? 'late ' : m.endedAs === 'ex' ? 'ex-' : '';
-  const name = m.name ?? (ownerName ? `${ownerName}'s ${former}${m.relationWord}` : null);
+  const name = m.name ?? (ownerName ? relativeName(ownerName, m.relationWord ?? '', m.endedAs) : null);
   if (!name) return null;
   const key = ctx.table.add(name, { type: m.type, fixedType: true, sure: true, surface: m.surface });
   return { key, ownerKey };

@@ -1,3 +1,5 @@
+import { PLURAL_RELATIVES } from './lexicon.js';
+
 /**
  * Self-contained fact sentences ("Alice works at Beacon Capital as of last
  * month.") built from the triple, so pronouns never leak into `fact_text` and
@@ -127,7 +129,7 @@ function deniedPhrase(endedPhrase: string): string {
 function article(value: string): string {
   // A diet said with an adjective takes no article: "Sam is lactose intolerant", "gluten-free", "sober".
   if (/(?:intolerant|-free|\bsober|\bteetotal)$/i.test(value)) return value;
-  if (/^(?:a|an|the|my|his|her|their|our|one|\d)\b/i.test(value) || /^(?:parents|kids|children|siblings|grandparents|twins)$/i.test(value)) return value;
+  if (/^(?:a|an|the|my|his|her|their|our|one|\d)\b/i.test(value) || PLURAL_RELATIVES.has(value.toLowerCase())) return value;
   return `${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`;
 }
 
@@ -247,12 +249,12 @@ export function renderFactText(p: FactTextParts): string {
       body = `${s} ${phrase} ${o}`;
     }
   }
-  if (PLURAL_SUBJECT.test(s) && body.startsWith(`${s} `)) body = `${s} ${inThePlural(body.slice(s.length + 1))}`;
+  if (pluralSubject(s) && body.startsWith(`${s} `)) body = `${s} ${inThePlural(body.slice(s.length + 1))}`;
   return `${body.replace(/\s+/g, ' ').trim()}${t}.`;
 }
 
 /** Relatives spoken of as a group ("Sam's parents", "Sam's kids") take a plural verb. */
-const PLURAL_SUBJECT = /'s (?:parents|kids|children|siblings|grandparents|twins)$/i;
+const pluralSubject = (subject: string) => PLURAL_RELATIVES.has(/'s (\S+)$/.exec(subject)?.[1]?.toLowerCase() ?? '');
 
 /** What follows a plural subject: its first verb in the plural ("lives in" → "live in", "is no longer" → "are no longer"). */
 function inThePlural(predicate: string): string {
