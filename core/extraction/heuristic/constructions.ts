@@ -3,9 +3,9 @@ import { POSSESSIVE_PRONOUNS, RELATION_ADJECTIVES } from './mentions.js';
 import { FRAMES_BY_KEY, SCHOOLING } from './frames.js';
 import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, PLURAL_RELATIVES, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
 import { hasTag, surface } from './nlp.js';
-import { pastTense } from './text.js';
+import { pastTense, relativeName } from './text.js';
 import { CONTACT_VERBS, DETERMINERS, DIET_WORDS, FAN_WORDS, FILLERS, HEALTH_ADJECTIVES, NONE, WANT_CATENATIVES, emit, type Context, type Ref } from './context.js';
-import { emptyObject, headOf, interpret, literalText, mentionRef, relativeName, resolvePronoun, segments, speakerRef, subjectsOf, substitutePronouns, trimSpan, viewOf, type Segment } from './referents.js';
+import { emptyObject, headOf, interpret, literalText, mentionRef, resolvePronoun, segments, speakerRef, subjectsOf, substitutePronouns, trimSpan, viewOf, type Segment } from './referents.js';
 import { factsFromFrame, interpretObject, objectRefs } from './matching.js';
 
 /**
@@ -254,6 +254,9 @@ function decision(ctx: Context, s: number, c: Clause, subjects: Ref[], confidenc
   }
 }
 
+/** A date said as the value of a birth or a death ("on March 3" → "March 3"). */
+const dateValue = (time: string) => time.replace(/^(?:on|in)\s+/i, '');
+
 /** "My dad passed away last year", "Ana died in 2020": a death, dated as said (a memory must not ask after them). */
 export function death(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
   const vg = c.vg;
@@ -262,7 +265,7 @@ export function death(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
   if ((vg.root !== 'die' && !passedAway) || vg.negated || vg.modal || vg.tense !== 'past') return false;
   const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
   if (people.length === 0) return false;
-  const when = time ? time.replace(/^(?:on|in)\s+/i, '') : 'died';
+  const when = time ? dateValue(time) : 'died';
   for (const subject of people) emit(ctx, { subject, predicate: 'died', raw: passedAway ? 'passed away' : 'died', object: null, value: when, kind: 'semantic', negated: false, time, confidence });
   return true;
 }
@@ -270,7 +273,7 @@ export function death(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
 /** "born on March 3, 1990", "was born in Lisbon in 1990". */
 export function birth(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
   if (c.vg.root !== 'born' && c.vg.head.word !== 'born') return false;
-  if (time) for (const subject of subjects) emit(ctx, { subject, predicate: 'born_on', raw: 'was born', object: null, value: time.replace(/^(?:on|in)\s+/i, ''), kind: 'semantic', negated: false, time: null, confidence });
+  if (time) for (const subject of subjects) emit(ctx, { subject, predicate: 'born_on', raw: 'was born', object: null, value: dateValue(time), kind: 'semantic', negated: false, time: null, confidence });
   return false;
 }
 

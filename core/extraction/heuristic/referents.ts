@@ -5,6 +5,7 @@ import type { ObjectView } from './frames.js';
 import { EMPHATIC_PHRASES, OTHER_PRONOUNS, EMPHATICS, HEDGE_PHRASES, HEDGES, OPINION_VERBS, PERSON_PRONOUNS, ROLE_NOUNS, SPEAKER_PLURAL_SUBJECT, SPEAKER_PRONOUNS } from './lexicon.js';
 import type { Mention } from './mentions.js';
 import { hasTag, surface, type Token } from './nlp.js';
+import { relativeName } from './text.js';
 import { DETERMINERS, FILLERS, HONORIFICS, MONEY_WORDS, NONE, PREP_WORDS, type Context, type Ref } from './context.js';
 
 /**
@@ -35,14 +36,6 @@ export function resolvePronoun(ctx: Context, s: number, t: number, word: string)
 }
 
 /** The entity a relation mention names: "Ana" for "my sister Ana", "u1's sister" for "my sister". */
-/**
- * An unnamed relative is named after the relation: "Sam's sister", "Sam's kids"; "my ex-husband" is "Sam's
- * ex-husband", not "Sam's husband", whom a later "my husband" would be.
- */
-export function relativeName(ownerName: string, relationWord: string, endedAs?: 'ex' | 'late'): string {
-  return `${ownerName}'s ${endedAs === 'late' ? 'late ' : endedAs === 'ex' ? 'ex-' : ''}${relationWord}`;
-}
-
 export function relationEntity(ctx: Context, s: number, m: Mention): { key: string; ownerKey: string | null } | null {
   let ownerKey: string | null = null;
   let ownerName: string | null = null;

@@ -156,11 +156,24 @@ export function boundsAState(time: string | null): time is string {
   return time !== null && BOUNDING_PHRASE.test(time);
 }
 
+/** A time phrase without its leading preposition, to follow "as of" or "until" ("in March" → "March"). */
+function bareTime(time: string): string {
+  return time.replace(/^(?:in|on|back in|around|during)\s+/i, '');
+}
+
+/**
+ * An unnamed relative is named after the relation: "Sam's sister", "Sam's kids"; "my ex-husband" is "Sam's
+ * ex-husband", not "Sam's husband", whom a later "my husband" would be.
+ */
+export function relativeName(ownerName: string, relationWord: string, endedAs?: 'ex' | 'late'): string {
+  return `${ownerName}'s ${endedAs === 'late' ? 'late ' : endedAs === 'ex' ? 'ex-' : ''}${relationWord}`;
+}
+
 function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   if (!time) return '';
   // A phrase that opened the sentence ("From June 2020 until March 2022 I worked…") closes the fact.
   if (kind === 'episode' || /^(?:since|until|till|from|between|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${time.replace(/^\p{Lu}(?=\p{Ll}+\b)/u, (c) => c.toLowerCase())}`;
-  return ` as of ${time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}`;
+  return ` as of ${bareTime(time)}`;
 }
 
 /** Events that get or give up a thing (their objects are things, as owns' are). */
@@ -189,9 +202,10 @@ export function renderFactText(p: FactTextParts): string {
     case 'reports_to':
       if (p.detail) {
         // An unnamed relative is named after the relation ("Emi's sister"): say it plainly.
-        if ([`${s}'s ${p.detail}`, `${s}'s ex-${p.detail}`, `${s}'s late ${p.detail}`].some((unnamed) => o.toLowerCase() === unnamed.toLowerCase())) {
+        const detail = p.detail;
+        if ([undefined, 'ex' as const, 'late' as const].some((endedAs) => o.toLowerCase() === relativeName(s, detail, endedAs).toLowerCase())) {
           // What ended at a time said had it until then: "Sam had a boyfriend until last week".
-          if (p.negated && !denies && p.time && p.kind !== 'episode' && !BOUNDING_PHRASE.test(p.time)) return `${s} had ${article(p.detail)} until ${p.time.replace(/^(?:in|on|back in|around|during)\s+/i, '')}.`;
+          if (p.negated && !denies && p.time && p.kind !== 'episode' && !BOUNDING_PHRASE.test(p.time)) return `${s} had ${article(p.detail)} until ${bareTime(p.time)}.`;
           body = p.negated ? `${s} ${denies ? 'does not have' : 'had'} ${article(p.detail)}` : `${s} has ${article(p.detail)}`;
         } else body = p.negated ? `${o} is ${denies ? 'not ' : ''}${s}'s ${denies ? '' : 'former '}${p.detail}` : `${o} is ${s}'s ${p.detail}`;
         break;
