@@ -21,6 +21,7 @@ export default {
   globalSetup: '<rootDir>/test/support/globalSetup.mjs',
   globalTeardown: '<rootDir>/test/support/globalTeardown.mjs',
   reporters: ['default', '<rootDir>/test/support/skippedReporter.mjs'],
+  testSequencer: '<rootDir>/test/support/sequencer.mjs',
   testTimeout: 60_000,
   // One worker process (npm test passes --maxWorkers=1) that Jest replaces between test files once its heap passes
   // this: a single process accumulates every file's module graph and ran out of heap after ~50 of 90+ files.
