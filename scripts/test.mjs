@@ -12,7 +12,8 @@
 // them (--findRelatedTests). CI sets it for its pass against a server; its
 // embedded pass runs every file.
 import { spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -80,7 +81,15 @@ const together = files.filter((file) => !ALONE.includes(file));
 const alone = ALONE.filter((file) => files.includes(file));
 const workers = Math.max(1, Math.min(2, availableParallelism()));
 console.log(`[npm test] pass 1 of 2: ${together.length} files, ${workers} at a time`);
-const first = jest([`--maxWorkers=${workers}`, '--runTestsByPath', ...together]);
-console.log(`[npm test] pass 2 of 2: ${alone.length} files that need the machine alone, one at a time`);
-const second = alone.length ? jest(['--maxWorkers=1', '--runTestsByPath', ...alone]) : 0;
+// Both passes test the same sources: the second reuses the workflow bundle and the migrated embedded database the
+// first one's global setup made (test/support/testServices.ts).
+JEST_ENV.MNEMO_TEST_SHARED_DIR = mkdtempSync(path.join(tmpdir(), 'mnemo-test-shared-'));
+let first, second;
+try {
+  first = jest([`--maxWorkers=${workers}`, '--runTestsByPath', ...together]);
+  console.log(`[npm test] pass 2 of 2: ${alone.length} files that need the machine alone, one at a time`);
+  second = alone.length ? jest(['--maxWorkers=1', '--runTestsByPath', ...alone]) : 0;
+} finally {
+  rmSync(JEST_ENV.MNEMO_TEST_SHARED_DIR, { recursive: true, force: true });
+}
 process.exit(first || second);

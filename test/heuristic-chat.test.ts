@@ -42,6 +42,65 @@ describe('chat sentences', () => {
     expect(opening.facts.map((f) => f.fact_text)).toEqual(['Emi lived in Oslo from June 2020 until March 2022.']);
   });
 
+  it('a former, retired or past role ended; "not a former teacher" says nothing', async () => {
+    const said = async (text: string) => (await run(text)).facts.map((f) => [f.fact_text, f.negated, f.held_text]);
+    expect(await said("I'm a former teacher.")).toEqual([['Emi no longer works as a teacher.', true, 'Emi works as a teacher.']]);
+    expect(await said('Ana is a retired nurse.')).toEqual([['Ana no longer works as a nurse.', true, 'Ana works as a nurse.']]);
+    expect(await said('I was a teacher.')).toEqual([['Emi no longer works as a teacher.', true, 'Emi works as a teacher.']]);
+    expect(await said('Ana was the CEO of Acme.')).toEqual([
+      ['Ana no longer works as a CEO.', true, 'Ana works as a CEO.'],
+      ['Ana no longer works at Acme.', true, 'Ana works at Acme.'],
+    ]);
+    expect(await said('Ana is a former CEO of Acme.')).toEqual([
+      ['Ana no longer works as a CEO.', true, 'Ana works as a CEO.'],
+      ['Ana no longer works at Acme.', true, 'Ana works at Acme.'],
+    ]);
+    expect(await said("I'm not a former teacher.")).toEqual([]);
+    expect(await said("I'm a teacher.")).toEqual([['Emi works as a teacher.', false, null]]);
+  });
+
+  it('retiring is a role that holds from when it was said (a later role supersedes it); "I\'ll retire" is not one', async () => {
+    const said = async (text: string) => (await run(text)).facts.filter((f) => f.predicate === 'has_role').map((f) => [f.value, f.fact_text, f.negated]);
+    expect(await said("I'm retired.")).toEqual([['retired', 'Emi is retired.', false]]);
+    expect(await said('I retired last year.')).toEqual([['retired', 'Emi retired last year.', false]]);
+    expect(await said('My dad has retired.')).toEqual([['retired', "Emi's dad is retired.", false]]);
+    expect(await said("I'm not retired.")).toEqual([['retired', 'Emi is not retired.', true]]);
+    expect(await said("I've been retired for two years.")).toEqual([['retired', 'Emi has been retired for two years.', false]]);
+    expect(await said('I was retired for two years.')).toEqual([['retired', 'Emi was retired for two years.', true]]);
+    expect(await said("I'll retire in May.")).toEqual([]);
+    expect(await said("I didn't retire.")).toEqual([]);
+    // The job it ended is still read by the frame: left Acme, no longer works there.
+    expect(triples((await run('I retired from Acme in 2019.')).facts)).toEqual(['Emi has_role retired', 'Emi left Acme', 'Emi works_at Acme !']);
+  });
+
+  it('"my ex" alone is an ex-partner: named when said, "Sam\'s ex-partner" when not', async () => {
+    const text = async (sentence: string) => (await run(sentence)).facts.map((f) => f.fact_text);
+    expect(await text('Tom is my ex.')).toEqual(['Emi had a partner.', "Tom is Emi's former partner."]);
+    expect(await text('My ex lives in Berlin.')).toEqual(['Emi had a partner.', "Emi's ex-partner lives in Berlin."]);
+    expect(await text('Tom is not my ex.')).toEqual([]);
+  });
+
+  it('married or divorced without a name: a marriage to "Sam\'s spouse", said of the person', async () => {
+    const said = async (text: string) => (await run(text)).facts.map((f) => [f.predicate, f.object, f.fact_text, f.negated]);
+    expect(await said("I'm married.")).toEqual([['married_to', "Emi's spouse", 'Emi is married.', false]]);
+    expect(await said('I got married last year.')).toEqual([['married_to', "Emi's spouse", 'Emi got married last year.', false]]);
+    expect(await said("I've been married for ten years.")).toEqual([['married_to', "Emi's spouse", 'Emi has been married for ten years.', false]]);
+    expect(await said("I'm not married.")).toEqual([['married_to', "Emi's spouse", 'Emi is not married.', true]]);
+    expect(await said("I'm divorced.")).toEqual([['married_to', "Emi's spouse", 'Emi is no longer married.', true]]);
+    expect(await said('I got divorced in 2020.')).toEqual([['married_to', "Emi's spouse", 'Emi was married until 2020.', true]]);
+    expect(await said('I was married for ten years.')).toEqual([['married_to', "Emi's spouse", 'Emi was married for ten years.', true]]);
+    expect(await said("I'm married to Ana.")).toEqual([['married_to', 'Ana', 'Emi is married to Ana.', false]]);
+  });
+
+  it('a state said with its length reads as how long it held, holds or was denied, never "no longer … for ten years"', async () => {
+    const text = async (sentence: string) => (await run(sentence)).facts.map((f) => f.fact_text);
+    expect(await text('I worked at Acme for ten years.')).toEqual(['Emi worked at Acme for ten years.']);
+    expect(await text('I was a teacher for ten years.')).toEqual(['Emi worked as a teacher for ten years.']);
+    expect(await text("I've lived in Paris for five years.")).toEqual(['Emi has lived in Paris for five years.']);
+    expect(await text('I have been a teacher for ten years.')).toEqual(['Emi has worked as a teacher for ten years.']);
+    expect(await text("I haven't worked at Acme for ten years.")).toEqual(['Emi has not worked at Acme for ten years.']);
+  });
+
   it('an asserted state whose stated end came before the telling is said in the past tense; one that ends later is not', async () => {
     const nurse = await run('I was a nurse from 2010 to 2014.');
     expect(nurse.facts.map((f) => [f.predicate, f.negated, f.fact_text])).toEqual([['has_role', false, 'Emi worked as a nurse from 2010 to 2014.']]);

@@ -19,8 +19,12 @@ describe('ingestEpisode under model faults', () => {
 
   beforeAll(async () => {
     stub = await startOpenAIStub();
+    // The stub answers in the same process as the API and the worker, so on a loaded 2-core machine an answer it gives
+    // at once can arrive late. With 800 ms, the malformed-output test below once ran past Jest's 60 s in a local run
+    // beside other files: a late answer is a timeout, which the stage retries with backoff. 2.5 s still makes the
+    // hang below a quick timeout.
     stack = await startTestStack({
-      env: { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'stub-key', LLM_TIMEOUT_MS: '800' },
+      env: { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'stub-key', LLM_TIMEOUT_MS: '2500' },
     });
   });
   afterAll(async () => {
@@ -83,5 +87,5 @@ describe('ingestEpisode under model faults', () => {
     expect(done.fact_ids.length).toBeGreaterThan(0);
     const audit = await stack.deps.pool.query(`SELECT action FROM audit_log WHERE episode_id = $1 ORDER BY id`, [res.body.id]);
     expect(audit.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['episode.extraction_failed', 'episode.retry', 'episode.extracted']));
-  });
+  }, 150_000); // past its two waits of 60 s each, so that a stuck one reports the episode's last status
 });

@@ -183,6 +183,22 @@ describe('ingestEpisode acceptance scenarios (heuristic provider, real Temporal 
     expect(next.map((f) => f.invalid_at)).toEqual([null]);
   });
 
+  it('10: retiring supersedes the job, and a wife named later supersedes the spouse "I\'m married" left unnamed', async () => {
+    const ns = 'scenario-10';
+    const say = (content: string, occurred_at: string) => remember(stack, { namespace: ns, speaker: 'Rui', content, occurred_at });
+    expect((await say("I'm a teacher. I'm married.", '2026-01-10T09:00:00Z')).status).toBe('extracted');
+    expect((await say('I retired last month. My wife Ana is a doctor.', '2026-06-01T09:00:00Z')).status).toBe('extracted');
+
+    const role = await facts(ns, { subject: 'Rui', predicate: 'has_role' });
+    expect(role.map((f) => f.fact_text)).toEqual(['Rui retired in May 2026.']);
+    const spouse = await facts(ns, { subject: 'Rui', predicate: 'married_to' });
+    expect(spouse.map(target)).toEqual(['Ana']);
+
+    const history = await facts(ns, { subject: 'Rui', include_invalidated: 'true' });
+    expect(find(history, 'has_role', 'teacher')?.invalid_at).not.toBeNull();
+    expect(find(history, 'married_to', "Rui's spouse")?.invalid_at).not.toBeNull();
+  });
+
   it('7: the same sentence twice is one fact confirmed twice', async () => {
     const ns = 'scenario-7';
     const a = await remember(stack, { namespace: ns, content: 'Marco lives in Milan.', occurred_at: '2026-01-01T00:00:00Z' });

@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, threadId } from 'node:worker_threads';
 import type { PgliteThreadInput, PgliteThreadReport, PgliteThreadStop } from './pgliteThread.js';
 
 export interface EmbeddedPostgres {
@@ -76,9 +78,48 @@ function servePglite(dataDir: string, host: string, loadDataDir?: string): Promi
   });
 }
 
-/** The thread runs the module as it is: TypeScript (under tsx, tests) through tsx's loader, compiled JavaScript as is. */
+/**
+ * The thread runs the module as it is when compiled. Under tsx (npm start, tests) a worker thread does not inherit
+ * the loader, and registering tsx in each new thread cost 0.5-0.7 s of CPU per database started (a test run starts
+ * 80-odd): esbuild, on which tsx runs, bundles the thread's own modules (not its packages) into one JavaScript file,
+ * named by its content, once per process. Without esbuild the thread registers tsx as before.
+ */
 function startThread(input: PgliteThreadInput): Worker {
   const entry = new URL(`./pgliteThread${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: input });
+  bundledThread ??= bundleThread(entry);
+  if (bundledThread) return new Worker(bundledThread, { workerData: input });
   return new Worker(new URL('./pgliteThread.bootstrap.mjs', import.meta.url), { workerData: { ...input, entry: entry.href } });
+}
+
+let bundledThread: URL | null | undefined;
+
+/** `entry` bundled into node_modules/.cache/mnemo (where its packages resolve), or null when esbuild is not there. */
+function bundleThread(entry: URL): URL | null {
+  try {
+    const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+    const built = esbuild.buildSync({
+      entryPoints: [fileURLToPath(entry)],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = built.outputFiles[0].contents;
+    const dir = fileURLToPath(new URL('../../node_modules/.cache/mnemo', import.meta.url));
+    const file = path.join(dir, `pglite-thread-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      // Processes starting at once each write their own copy, and the rename makes one whole file.
+      const partial = `${file}.${process.pid}.${threadId}.partial`;
+      writeFileSync(partial, code);
+      renameSync(partial, file);
+    }
+    return pathToFileURL(file);
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../core/db/migrate.js';
@@ -103,11 +103,15 @@ export async function createTestDatabase(prefix = 'mnemo_t'): Promise<TestDataba
 export async function prepareMigratedTemplate(dir: string): Promise<{ remove(): Promise<void> }> {
   if (EMBEDDED_DATABASE) {
     const file = path.join(dir, 'migrated-pglite.tar');
-    const postgres = await startEphemeralPostgres();
-    await migrate(postgres.url);
-    await postgres.stop({ saveTo: file });
+    // One saved in `dir` already (a folder both of npm test's Jest runs share) is these migrations, migrated.
+    if (!existsSync(file)) {
+      const postgres = await startEphemeralPostgres();
+      await migrate(postgres.url);
+      await postgres.stop({ saveTo: file });
+    }
     process.env[MIGRATED_TEMPLATE] = file;
-    return { remove: async () => rmSync(file, { force: true }) };
+    // It goes with its folder: the run's, or the one npm test removes after both runs.
+    return { remove: async () => undefined };
   }
   const db = await createServerDatabase(`mnemo_template_${randomBytes(5).toString('hex')}`);
   await migrate(db.url);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -101,15 +101,17 @@ export async function setUpTestServices(): Promise<TestServices> {
   if (notes.length) log(`set up ${notes.join(', ')}; later runs reuse them`);
 
   // Every test stack and spawned worker of the run loads this one bundle instead of bundling the workflow code again
-  // (6 s of CPU each, 50-odd times a run).
+  // (6 s of CPU each, 50-odd times a run). `npm test` runs Jest twice on the same sources and hands both runs one
+  // folder (MNEMO_TEST_SHARED_DIR), where the second finds the bundle and the migrated PGlite the first made.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-test-run-'));
-  const bundlePath = path.join(runDir, 'workflow-bundle.js');
+  const sharedDir = process.env.MNEMO_TEST_SHARED_DIR || runDir;
+  const bundlePath = path.join(sharedDir, 'workflow-bundle.js');
   // And every test database starts as a copy of one migrated here (see createTestDatabase).
   const [temporal, adminPostgres, template] = await Promise.all([
     cli ? startTemporal(cli) : Promise.resolve<Temporal>({ address: externalTemporal ?? '', teardown: async () => undefined }),
     embedded ? startEphemeralPostgres() : Promise.resolve<EmbeddedPostgres | undefined>(undefined),
-    prepareMigratedTemplate(runDir),
-    writeWorkflowBundle(bundlePath),
+    prepareMigratedTemplate(sharedDir),
+    existsSync(bundlePath) ? Promise.resolve() : writeWorkflowBundle(bundlePath),
   ]);
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
   process.env.MNEMO_TEST_TEMPORAL_ADDRESS = temporal.address;

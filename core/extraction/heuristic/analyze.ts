@@ -7,7 +7,7 @@ import { hasTag, parseText, type Sentence } from './nlp.js';
 import { emit, type Analysis, type Context, type FactDraft, type Ref } from './context.js';
 import { confidenceFor, headOf, interpret, relationEntity, speakerRef, subjectsOf, timeFor, trimSpan } from './referents.js';
 import { factsFromFrame, matchFrames } from './matching.js';
-import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, death, copulaDescription, habitAvoided, intention, namedRelative, passiveAgent, possessiveCopula, relativeHad, schoolStarted, statusChange, viewpoint } from './constructions.js';
+import { IRREALIS, NON_FACTUAL, TRANSITION_VERBS, birth, contactPreference, death, copulaDescription, habitAvoided, intention, marriage, retirement, namedRelative, passiveAgent, possessiveCopula, relativeHad, schoolStarted, statusChange, viewpoint } from './constructions.js';
 
 /**
  * The heuristic extractor's single pass over an episode: parse once, find
@@ -48,6 +48,8 @@ function processClause(ctx: Context, s: number, c: Clause): void {
   if (POSSIBILITY_MODALS.has(clause.vg.modal ?? '')) return;
   birth(ctx, s, clause, subjects, confidence, time);
   if (death(ctx, s, clause, subjects, confidence, time)) return;
+  if (retirement(ctx, s, clause, subjects, confidence, time)) return;
+  if (marriage(ctx, s, clause, subjects, confidence, time)) return;
   if (statusChange(ctx, s, clause, subjects, confidence, time)) return;
   if (passiveAgent(ctx, s, clause, confidence, time)) return;
   // "I am a software engineer at Microsoft": the role noun decides before "be at".

@@ -3,8 +3,8 @@ import { POSSESSIVE_PRONOUNS, RELATION_ADJECTIVES } from './mentions.js';
 import { FRAMES_BY_KEY, SCHOOLING } from './frames.js';
 import { CONTACT_GERUNDS, OTHER_PRONOUNS, OPINION_VERBS, PERSON_PRONOUNS, PLURAL_RELATIVES, RELATION_PREDICATE, ROLE_NOUNS } from './lexicon.js';
 import { hasTag, surface } from './nlp.js';
-import { pastTense, relativeName } from './text.js';
-import { CONTACT_VERBS, DETERMINERS, DIET_WORDS, FAN_WORDS, FILLERS, HEALTH_ADJECTIVES, NONE, WANT_CATENATIVES, emit, type Context, type Ref } from './context.js';
+import { RETIRED, SPOUSE, boundsAState, pastTense, relativeName } from './text.js';
+import { CONTACT_VERBS, DETERMINERS, DIET_WORDS, FAN_WORDS, FILLERS, FORMER_ROLE_WORDS, HEALTH_ADJECTIVES, NONE, WANT_CATENATIVES, emit, type Context, type Ref } from './context.js';
 import { emptyObject, headOf, interpret, literalText, mentionRef, resolvePronoun, segments, speakerRef, subjectsOf, substitutePronouns, trimSpan, viewOf, type Segment } from './referents.js';
 import { factsFromFrame, interpretObject, objectRefs } from './matching.js';
 
@@ -140,12 +140,23 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     for (const subject of subjects) emit(ctx, { subject, predicate, raw: 'is', object: null, value: text, kind: 'semantic', negated, ended, time, confidence, detail: predicate === 'has_condition' ? 'state' : undefined });
     return true;
   }
+  // "I'm retired", "my dad is retired now": the role of one who retired.
+  if (part.length === 1 && part[0].word === RETIRED) {
+    for (const subject of subjects) emit(ctx, { subject, predicate: 'has_role', raw: 'is retired', object: null, value: RETIRED, kind: 'semantic', negated, ended, time, confidence });
+    return true;
+  }
   // A word that is both ("partner") is a relation when someone's ("my partner"), a role otherwise ("a partner at McKinsey").
   const relation = !!RELATION_PREDICATE[head] && (!ROLE_NOUNS.has(head) || part.some((t) => t.text.endsWith("'s") || t.word in POSSESSIVE_PRONOUNS));
   const isRole = (ROLE_NOUNS.has(head) || hasTag(last, 'Actor')) && !hasTag(last, 'Plural') && !PERSON_PRONOUNS.has(head) && !relation && !words.includes('your');
   if (isRole) {
+    // "a former teacher", "a retired nurse", "an ex-teacher": a role that ended, said as "no longer a teacher" is.
+    const formerly = part.some((t) => FORMER_ROLE_WORDS.has(t.word));
+    // "not a former teacher" says nothing sure either way, as "not my ex-wife" does.
+    if (formerly && negated) return true;
     // Drop determiners and evaluative adjectives, keep compounds: "a senior software engineer" → "senior software engineer".
-    const roleTokens = part.filter((t) => !DETERMINERS.has(t.word) && !['good', 'great', 'bad', 'new', 'real', 'big', 'huge', 'amazing', 'terrible'].includes(t.word));
+    const roleTokens = part.filter(
+      (t) => !DETERMINERS.has(t.word) && !FORMER_ROLE_WORDS.has(t.word) && !['good', 'great', 'bad', 'new', 'real', 'big', 'huge', 'amazing', 'terrible'].includes(t.word),
+    );
     const role = surface(roleTokens);
     const orgSeg = segs.find((x) => x.prep === 'at' || x.prep === 'for' || x.prep === 'with');
     const ofIdx = part.findIndex((t) => t.word === 'of');
@@ -154,12 +165,17 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     let orgRef: Ref = NONE;
     let roleText = role;
     if (ofIdx > 0) {
-      roleText = surface(part.slice(0, ofIdx).filter((t) => !DETERMINERS.has(t.word)));
+      roleText = surface(part.slice(0, ofIdx).filter((t) => !DETERMINERS.has(t.word) && !FORMER_ROLE_WORDS.has(t.word)));
       orgRef = interpret(ctx, s, { start: part[ofIdx].i + 1, end: part[part.length - 1].i + 1 }, 'object');
     } else if (orgSeg) orgRef = interpretObject(ctx, s, orgSeg);
+    // "I was a teacher" as "I worked as a teacher" (see ENDED_BY_PAST): a role held in the past. Its stated bounds
+    // ("from 2010 to 2014") date it instead.
+    const heldBefore = !negated && c.vg.tense === 'past' && !c.vg.perfect && !c.vg.modal && !boundsAState(time);
+    const roleNegated = negated || formerly || heldBefore;
+    const roleEnded = ended || formerly || heldBefore;
     for (const subject of subjects) {
-      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated, ended, time, confidence });
-      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated, ended, time, confidence, objectType: 'organization' });
+      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated: roleNegated, ended: roleEnded, time, confidence });
+      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated: roleNegated, ended: roleEnded, time, confidence, objectType: 'organization' });
     }
     return true;
   }
@@ -267,6 +283,55 @@ export function death(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
   if (people.length === 0) return false;
   const when = time ? dateValue(time) : 'died';
   for (const subject of people) emit(ctx, { subject, predicate: 'died', raw: passedAway ? 'passed away' : 'died', object: null, value: when, kind: 'semantic', negated: false, time, confidence });
+  return true;
+}
+
+/**
+ * "I retired last year", "Dad has retired", "I'm retired": the role of one who retired, dated as said. "I was retired
+ * for two years" held before; "retired from Acme" goes on to the frame that ends the job; "I'll retire in May",
+ * "I didn't retire" are no retirement.
+ */
+export function retirement(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  const vg = c.vg;
+  if (vg.root !== 'retire' || vg.modal) return false;
+  // "am retired" is a state, as "is retired" (an adjective) is; "retired" alone an event that leaves one retired.
+  const state = vg.passive;
+  if (!state && (vg.negated || (vg.tense !== 'past' && !vg.perfect))) return false;
+  const heldBefore = state && !vg.negated && vg.tense === 'past' && !vg.perfect && !boundsAState(time);
+  const negated = (state && vg.negated) || vg.ended || heldBefore;
+  const ended = vg.ended || heldBefore;
+  const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+  for (const subject of people) emit(ctx, { subject, predicate: 'has_role', raw: state ? 'is retired' : 'retired', object: null, value: RETIRED, kind: 'semantic', negated, ended, time, confidence });
+  const tokens = ctx.sentences[s].tokens;
+  return people.length > 0 && !tokens.slice(c.object.start, c.object.end).some((t) => t.word === 'from');
+}
+
+/**
+ * "I'm married", "I got married last year", "Ana is married", "I'm divorced", "I got divorced in 2020": a marriage
+ * to a spouse not named. "Married to Ana" is the frame's; "I was married" held before, as "I was a teacher" did.
+ */
+export function marriage(ctx: Context, s: number, c: Clause, subjects: Ref[], confidence: number, time: string | null): boolean {
+  const vg = c.vg;
+  const tokens = ctx.sentences[s].tokens;
+  const rest = tokens.slice(c.object.start, c.object.end).filter((t) => !t.time && !FILLERS.has(t.word) && !/^\p{P}+$/u.test(t.word));
+  const word = vg.passive && (vg.root === 'marry' || vg.root === 'divorce') && rest.length === 0 ? vg.root
+    : vg.root === 'be' && rest.length === 1 && ['married', 'divorced'].includes(rest[0].word) ? (rest[0].word === 'married' ? 'marry' : 'divorce')
+    : null;
+  if (!word || vg.modal) return false;
+  // "got married" is the wedding, after which one is married; "was married" a marriage that held before.
+  const became = /^(?:get|got|gets|getting|gotten)$/.test(tokens[vg.start]?.word ?? '');
+  const past = vg.tense === 'past' && !vg.perfect && !became && !boundsAState(time);
+  const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+  if (people.length === 0) return false;
+  // "I'm not divorced" says nothing sure about a marriage.
+  if (word === 'divorce' && vg.negated) return true;
+  const ended = word === 'divorce' || vg.ended || (past && !vg.negated);
+  const negated = ended || vg.negated;
+  for (const subject of people) {
+    if (subject.kind !== 'entity') continue;
+    const spouse = ctx.table.add(relativeName(ctx.table.nameOf(subject.key), SPOUSE), { type: 'person', fixedType: true, sure: true });
+    emit(ctx, { subject, predicate: 'married_to', raw: word === 'marry' ? 'married' : 'divorced', object: { kind: 'entity', key: spouse, person: true }, kind: 'semantic', negated, ended, time, confidence, detail: SPOUSE, objectType: 'person' });
+  }
   return true;
 }
 

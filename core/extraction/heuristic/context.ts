@@ -58,6 +58,8 @@ export const JOB_NOUNS = new Set(['job', 'position', 'role', 'internship', 'gig'
 export const CONTACT_VERBS = new Set(['call', 'phone', 'email', 'text', 'message', 'contact', 'ring', 'mail', 'spam']);
 export const WANT_CATENATIVES = new Set(['want', 'hope', 'plan', 'wish', 'wanna', 'intend', 'aim', 'dream']);
 export const HEALTH_ADJECTIVES = new Set(['diabetic', 'asthmatic', 'pregnant', 'epileptic', 'anemic', 'autistic', 'depressed', 'injured', 'sick', 'ill', 'allergic']);
+/** Before a role, these say it ended: "a former teacher", "a retired nurse", "an ex-teacher". */
+export const FORMER_ROLE_WORDS = new Set(['former', 'retired', 'ex', 'onetime', 'one-time', 'erstwhile']);
 export const DIET_WORDS = new Set(['vegetarian', 'vegan', 'pescatarian', 'gluten-free', 'lactose intolerant', 'sober', 'teetotal']);
 export const MONEY_WORDS = /(?:[$€£¥]|\b(?:euros?|dollars?|usd|eur|gbp|pounds|bucks|k|cents?|yen|francs?|per\s+(?:month|year|hour|week))\b)/i;
 

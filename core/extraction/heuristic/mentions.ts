@@ -212,10 +212,16 @@ function scanRelations(sentence: Sentence, names: Mention[]): Mention[] {
       if (tokens[r].word === 'late') late = true;
       r++;
     }
-    const rel = tokens[r];
+    let rel = tokens[r];
+    let word = rel ? rel.word.replace(/^ex-/, '') : '';
+    let singular = rel?.root && (RELATION_PREDICATE[rel.root] || PET_NOUNS.has(rel.root)) ? rel.root : word;
+    // "my ex" alone ("Tom is my ex", "my ex lives in Berlin") is an ex-partner.
+    if (r > i + 1 && tokens[r - 1].word === 'ex' && !RELATION_PREDICATE[word] && !RELATION_PREDICATE[singular] && !PET_NOUNS.has(singular)) {
+      r--;
+      rel = tokens[r];
+      word = singular = 'partner';
+    }
     if (!rel || rel.time) continue;
-    const word = rel.word.replace(/^ex-/, '');
-    const singular = rel.root && (RELATION_PREDICATE[rel.root] || PET_NOUNS.has(rel.root)) ? rel.root : word;
     const predicate = RELATION_PREDICATE[word] ?? RELATION_PREDICATE[singular];
     const isPet = PET_NOUNS.has(word) || PET_NOUNS.has(singular);
     if (!predicate && !isPet) continue;

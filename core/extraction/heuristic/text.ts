@@ -148,6 +148,27 @@ const PAST_STATES: Record<string, string> = {
   studies_at: 'studied at',
 };
 
+/** A length of time ("for ten years", "for the past two months"): how long a state held, not when. */
+const DURATION_PHRASE = /^for\b/i;
+
+/** The role of someone who retired: "Sam is retired", and a later role or a return to work supersedes it. */
+export const RETIRED = 'retired';
+
+/** A past state as "<past> <object>" ("worked at Acme", "worked as a nurse", "was retired"), or null for other predicates. */
+function pastState(p: FactTextParts): string | null {
+  if (p.predicate === 'has_role') return p.object === RETIRED ? `was ${RETIRED}` : `worked as ${article(p.object)}`;
+  return PAST_STATES[p.predicate] ? `${PAST_STATES[p.predicate]} ${p.object}` : null;
+}
+
+/** A state said with its length: it ended ("worked at"), holds ("has worked at") or was denied ("has not worked at"). */
+function stateWithLength(p: FactTextParts, denies: boolean, t: string): string | null {
+  if (!p.time || !DURATION_PHRASE.test(p.time) || p.kind === 'episode') return null;
+  const past = pastState(p);
+  if (!past) return null;
+  if (p.negated && !denies) return `${p.subject} ${past}${t}.`;
+  return `${p.subject} has ${denies ? 'not ' : ''}${past.replace(/^was /, 'been ')}${t}.`;
+}
+
 /** A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021"). */
 const BOUNDING_PHRASE = /^(?:from|between|until|till|through)\b/i;
 
@@ -176,6 +197,23 @@ function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   return ` as of ${bareTime(time)}`;
 }
 
+/** The relation word of a spouse said without a name or a gender ("I'm married"): the entity "Sam's spouse". */
+export const SPOUSE = 'spouse';
+
+/** A marriage to a spouse not named ("I'm married", "I got divorced in 2020"): said of the person, not of a spouse. */
+function marriedText(p: FactTextParts, denies: boolean): string {
+  const s = p.subject;
+  const time = p.kind === 'episode' ? null : p.time;
+  if (denies) return `${s} is not married.`;
+  if (time && DURATION_PHRASE.test(time)) return p.negated ? `${s} was married ${time}.` : `${s} has been married ${time}.`;
+  if (boundsAState(time) && (p.negated || p.endedBeforeTelling)) return `${s} was married ${time}.`;
+  // A point in time ("last year", "in 2020") dates the wedding, or the divorce that ended it.
+  const point = time !== null && !/^(?:since|as of|from|between|until|till|through)\b/i.test(time);
+  if (p.negated) return point ? `${s} was married until ${bareTime(time)}.` : `${s} is no longer married${timeSuffix(time, p.kind)}.`;
+  if (time && /^since\b/i.test(time)) return `${s} has been married ${time}.`;
+  return point ? `${s} got married ${time}.` : `${s} is married${timeSuffix(time, p.kind)}.`;
+}
+
 /** Events that get or give up a thing (their objects are things, as owns' are). */
 const OWNED_EVENTS = new Set(['acquired', 'sold']);
 
@@ -186,11 +224,14 @@ export function renderFactText(p: FactTextParts): string {
   // The negative of a state: "no longer" for what ended, "not" for a plain denial.
   const denies = p.negated && p.ended === false;
   const negative = (endedPhrase: string) => (denies ? deniedPhrase(endedPhrase) : endedPhrase);
+  // "I worked at Acme for ten years": not "no longer works at Acme for ten years".
+  const withLength = stateWithLength(p, denies, t);
+  if (withLength) return withLength;
   // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019",
   // nor one that still holds ("Sam works as a nurse from 2010 to 2014").
   if ((p.negated || p.endedBeforeTelling) && boundsAState(p.time) && p.kind !== 'episode') {
-    if (p.predicate === 'has_role') return `${s} worked as ${article(o)}${t}.`;
-    if (PAST_STATES[p.predicate]) return `${s} ${PAST_STATES[p.predicate]} ${o}${t}.`;
+    const past = pastState(p);
+    if (past) return `${s} ${past}${t}.`;
   }
   let body: string;
   switch (p.predicate) {
@@ -203,6 +244,7 @@ export function renderFactText(p: FactTextParts): string {
       if (p.detail) {
         // An unnamed relative is named after the relation ("Emi's sister"): say it plainly.
         const detail = p.detail;
+        if (detail === SPOUSE && p.predicate === 'married_to' && o.toLowerCase() === relativeName(s, detail).toLowerCase()) return marriedText(p, denies);
         if ([undefined, 'ex' as const, 'late' as const].some((endedAs) => o.toLowerCase() === relativeName(s, detail, endedAs).toLowerCase())) {
           // What ended at a time said had it until then: "Sam had a boyfriend until last week".
           if (p.negated && !denies && p.time && p.kind !== 'episode' && !BOUNDING_PHRASE.test(p.time)) return `${s} had ${article(p.detail)} until ${bareTime(p.time)}.`;
@@ -219,6 +261,12 @@ export function renderFactText(p: FactTextParts): string {
       break;
     }
     case 'has_role':
+      if (o === RETIRED) {
+        // "I retired last year": dated as said, as a death is; "I'm retired": a state.
+        if (!p.negated && p.time && !/^(?:since|as of|for)\b/i.test(p.time)) return `${s} ${RETIRED} ${p.time}.`;
+        body = `${s} ${p.negated ? negative('is no longer') : 'is'} ${RETIRED}`;
+        break;
+      }
       body = `${s} ${p.negated ? negative('no longer works as') : 'works as'} ${article(o)}`;
       break;
     case 'has_condition':
