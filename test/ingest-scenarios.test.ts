@@ -197,6 +197,15 @@ describe('ingestEpisode acceptance scenarios (heuristic provider, real Temporal 
     const history = await facts(ns, { subject: 'Rui', include_invalidated: 'true' });
     expect(find(history, 'has_role', 'teacher')?.invalid_at).not.toBeNull();
     expect(find(history, 'married_to', "Rui's spouse")?.invalid_at).not.toBeNull();
+
+    // One sentence, a role that ended (kept as what held until it was told, nothing stored having ended it) and the
+    // one that holds: "a retired engineer".
+    expect((await say('My dad is a retired engineer.', '2026-06-02T09:00:00Z')).status).toBe('extracted');
+    const dad = await facts(ns, { subject: "Rui's dad", predicate: 'has_role', include_invalidated: 'true' });
+    expect(dad.map((f) => [f.fact_text, f.invalid_at]).sort()).toEqual([
+      ["Rui's dad is retired.", null],
+      ["Rui's dad works as an engineer.", '2026-06-02T09:00:00.000Z'],
+    ]);
   });
 
   it('7: the same sentence twice is one fact confirmed twice', async () => {
