@@ -273,6 +273,13 @@ function decision(ctx: Context, s: number, c: Clause, subjects: Ref[], confidenc
   }
 }
 
+type EntityRef = Extract<Ref, { kind: 'entity' }>;
+
+/** The subjects that are people: a death, a retirement or a marriage is said only of them. */
+function peopleAmong(ctx: Context, subjects: Ref[]): EntityRef[] {
+  return subjects.filter((r): r is EntityRef => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+}
+
 /** A date said as the value of a birth or a death ("on March 3" → "March 3"). */
 const dateValue = (time: string) => time.replace(/^(?:on|in)\s+/i, '');
 
@@ -282,7 +289,7 @@ export function death(ctx: Context, s: number, c: Clause, subjects: Ref[], confi
   const tokens = ctx.sentences[s].tokens;
   const passedAway = vg.root === 'pass' && tokens.slice(c.object.start, c.object.end).some((t) => t.word === 'away');
   if ((vg.root !== 'die' && !passedAway) || vg.negated || vg.modal || vg.tense !== 'past') return false;
-  const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+  const people = peopleAmong(ctx, subjects);
   if (people.length === 0) return false;
   const when = time ? dateValue(time) : 'died';
   for (const subject of people) emit(ctx, { subject, predicate: 'died', raw: passedAway ? 'passed away' : 'died', object: null, value: when, kind: 'semantic', negated: false, time, confidence });
@@ -303,7 +310,7 @@ export function retirement(ctx: Context, s: number, c: Clause, subjects: Ref[], 
   const heldBefore = state && !vg.negated && vg.tense === 'past' && !vg.perfect && !boundsAState(time);
   const negated = (state && vg.negated) || vg.ended || heldBefore;
   const ended = vg.ended || heldBefore;
-  const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+  const people = peopleAmong(ctx, subjects);
   for (const subject of people) emit(ctx, { subject, predicate: 'has_role', raw: state ? 'is retired' : 'retired', object: null, value: RETIRED, kind: 'semantic', negated, ended, time, confidence });
   const tokens = ctx.sentences[s].tokens;
   return people.length > 0 && !tokens.slice(c.object.start, c.object.end).some((t) => t.word === 'from');
@@ -324,14 +331,13 @@ export function marriage(ctx: Context, s: number, c: Clause, subjects: Ref[], co
   // "got married" is the wedding, after which one is married; "was married" a marriage that held before.
   const became = /^(?:get|got|gets|getting|gotten)$/.test(tokens[vg.start]?.word ?? '');
   const past = vg.tense === 'past' && !vg.perfect && !became && !boundsAState(time);
-  const people = subjects.filter((r) => r.kind === 'entity' && (r.person || ctx.table.typeOf(r.key) === 'person'));
+  const people = peopleAmong(ctx, subjects);
   if (people.length === 0) return false;
   // "I'm not divorced" says nothing sure about a marriage.
   if (word === 'divorce' && vg.negated) return true;
   const ended = word === 'divorce' || vg.ended || (past && !vg.negated);
   const negated = ended || vg.negated;
   for (const subject of people) {
-    if (subject.kind !== 'entity') continue;
     const spouse = ctx.table.add(relativeName(ctx.table.nameOf(subject.key), SPOUSE), { type: 'person', fixedType: true, sure: true });
     emit(ctx, { subject, predicate: 'married_to', raw: word === 'marry' ? 'married' : 'divorced', object: { kind: 'entity', key: spouse, person: true }, kind: 'semantic', negated, ended, time, confidence, detail: SPOUSE, objectType: 'person' });
   }
