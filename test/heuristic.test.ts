@@ -245,6 +245,27 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect((await run("My sister doesn't live in Paris.", 'Sam', '2026-11-20T10:00:00Z')).facts.map((f) => f.fact_text)).toEqual(['Sam has a sister.', "Sam's sister does not live in Paris."]);
   });
 
+  it('the simple past of a state at a point in time held then: it reads so, and is dated so, never "no longer … as of 2010"', async () => {
+    const told = '2026-11-20T10:00:00Z';
+    const held = async (text: string) =>
+      (await run(text, 'Sam', told)).facts.filter((f) => f.negated).map((f) => {
+        const { valid_from, invalid_at } = times(f, told);
+        return [f.fact_text, f.held_text ?? null, f.held_then ?? false, valid_from, invalid_at];
+      });
+    expect(await held('I worked at Acme in 2010.')).toEqual([['Sam worked at Acme in 2010.', 'Sam worked at Acme in 2010.', true, '2010-01-01T00:00:00.000Z', '2011-01-01T00:00:00.000Z']]);
+    expect(await held('I lived in Paris last year.')).toEqual([['Sam lived in Paris last year.', 'Sam lived in Paris last year.', true, '2025-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z']]);
+    expect(await held('In 2015 I lived in Rome.')).toEqual([['Sam lived in Rome in 2015.', 'Sam lived in Rome in 2015.', true, '2015-01-01T00:00:00.000Z', '2016-01-01T00:00:00.000Z']]);
+    expect(await held('I was a nurse in 2012.')).toEqual([['Sam worked as a nurse in 2012.', 'Sam worked as a nurse in 2012.', true, '2012-01-01T00:00:00.000Z', '2013-01-01T00:00:00.000Z']]);
+    expect(await held('Ana worked at Google in 2019.')).toEqual([['Ana worked at Google in 2019.', 'Ana worked at Google in 2019.', true, '2019-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000Z']]);
+    // A period that holds the telling ends no later than the telling.
+    expect(await held('I lived in Rome this year.')).toEqual([['Sam lived in Rome this year.', 'Sam lived in Rome this year.', true, '2026-01-01T00:00:00.000Z', '2026-11-20T10:00:00.000Z']]);
+    // An ending verb ends it then; a length says how long; no time says only that it is over; a denial never held.
+    expect(await held('I left Acme in 2010.')).toEqual([['Sam no longer works at Acme as of 2010.', 'Sam works at Acme.', false, null, '2010-01-01T00:00:00.000Z']]);
+    expect((await held('I worked at Acme for ten years.')).map((f) => f.slice(0, 3))).toEqual([['Sam worked at Acme for ten years.', 'Sam works at Acme.', false]]);
+    expect((await held('I worked at Acme.')).map((f) => f.slice(0, 3))).toEqual([['Sam no longer works at Acme.', 'Sam works at Acme.', false]]);
+    expect((await held("I didn't work at Acme in 2010.")).map((f) => f.slice(0, 3))).toEqual([['Sam does not work at Acme as of 2010.', null, false]]);
+  });
+
   it('a past with both bounds keeps them; a fact that was never so gives none', async () => {
     expect(await heldOf('I worked at Initech from 2019 to 2021.')).toEqual([['Sam worked at Initech from 2019 to 2021.', 'Sam worked at Initech from 2019 to 2021.']]);
     expect((await run('I got back from Tokyo.', 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => !f.negated).map((f) => f.held_text ?? null)).toEqual([null]);

@@ -147,12 +147,31 @@ describe('contradiction planning (pure)', () => {
   });
 });
 
+describe('a state said to have held at a point in time ("lived in Paris in 2010")', () => {
+  const heldIn2010 = (value: string) =>
+    fact({ id: 'h', value, negated: true, validFrom: '2010-01-01T00:00:00.000Z', invalidAt: '2011-01-01T00:00:00.000Z' });
+  it('is history of its own: the stored value of now keeps its time, whether the same value or another', () => {
+    for (const stored of ['Paris', 'Lyon']) {
+      const plan = planWrites([heldIn2010('Paris')], [existing({ value: stored })], '2026-02-01T00:00:00.000Z');
+      expect(plan.invalidations).toEqual([]);
+      expect(plan.refinements).toEqual([]);
+      expect(plan.inserts.map((f) => [f.id, f.validFrom, f.invalidAt])).toEqual([['h', '2010-01-01T00:00:00.000Z', '2011-01-01T00:00:00.000Z']]);
+    }
+  });
+});
+
 describe('fact dedup classification (pure)', () => {
   const candidate = fact({ id: 'c', value: 'Paris' });
   it('same triple and near-identical text is a duplicate; more detail is a refinement', () => {
     expect(classifyCandidate(candidate, [existing()], () => 0.99)).toEqual({ kind: 'duplicate', factId: 'old' });
     const detailed = { ...candidate, candidate: { ...candidate.candidate, fact_text: 'S lives in Paris, in the 11th arrondissement, since the spring.' } };
     expect(classifyCandidate(detailed, [existing()], () => 0.6)).toEqual({ kind: 'refinement', factId: 'old' });
+  });
+  it('a negation ends the stored fact of its triple, unless it only says when the state held ("worked there in 2010")', () => {
+    const negation = fact({ id: 'c', value: 'Paris' });
+    const ended = { ...negation, candidate: { ...negation.candidate, negated: true } };
+    expect(classifyCandidate(ended, [existing()], () => 0.5)).toEqual({ kind: 'ends', factId: 'old' });
+    expect(classifyCandidate({ ...ended, candidate: { ...ended.candidate, held_then: true } }, [existing()], () => 0.5)).toEqual({ kind: 'new' });
   });
   it('another value is new (left to the contradiction stage)', () => {
     expect(classifyCandidate(fact({ id: 'c', value: 'Lyon' }), [existing()], () => 0.3)).toEqual({ kind: 'new' });

@@ -208,6 +208,24 @@ describe('ingestEpisode acceptance scenarios (heuristic provider, real Temporal 
     ]);
   });
 
+  it('11: "I worked at Acme in 2010" held in 2010, and ends neither the job held now nor the home of now', async () => {
+    const ns = 'scenario-11';
+    const say = (content: string, occurred_at: string) => remember(stack, { namespace: ns, speaker: 'Lea', content, occurred_at });
+    expect((await say('I work at Acme. I live in Porto.', '2026-03-01T09:00:00Z')).status).toBe('extracted');
+    expect((await say('I worked at Acme in 2010. I lived in Paris in 2015.', '2026-06-01T09:00:00Z')).status).toBe('extracted');
+
+    // Now: the job and the home told in March, as they were.
+    const now = await facts(ns, { subject: 'Lea' });
+    expect(now.map((f) => f.fact_text).sort()).toEqual(['Lea lives in Porto.', 'Lea works at Acme.']);
+    // In 2010 and 2015: what held then, said as it was told.
+    const in2010 = await facts(ns, { subject: 'Lea', predicate: 'works_at', as_of: '2010-07-01T00:00:00Z' });
+    expect(in2010.map((f) => [f.fact_text, f.valid_from, f.invalid_at])).toEqual([['Lea worked at Acme in 2010.', '2010-01-01T00:00:00.000Z', '2011-01-01T00:00:00.000Z']]);
+    const in2015 = await facts(ns, { subject: 'Lea', predicate: 'lives_in', as_of: '2015-07-01T00:00:00Z' });
+    expect(in2015.map((f) => f.fact_text)).toEqual(['Lea lived in Paris in 2015.']);
+    // Between them, nothing is known of her job.
+    expect(await facts(ns, { subject: 'Lea', predicate: 'works_at', as_of: '2013-01-01T00:00:00Z' })).toEqual([]);
+  });
+
   it('7: the same sentence twice is one fact confirmed twice', async () => {
     const ns = 'scenario-7';
     const a = await remember(stack, { namespace: ns, content: 'Marco lives in Milan.', occurred_at: '2026-01-01T00:00:00Z' });

@@ -86,6 +86,32 @@ describe('resolveFactTimes', () => {
     });
   });
 
+  it('a state told in the simple past at a point in time (held_then) held within that period, and ended by the telling', () => {
+    const held = { negated: true, held_then: true, memory_kind: 'semantic' as const };
+    expect(resolveFactTimes({ ...held, time_expression: 'in 2010' }, '2026-02-01T00:00:00Z')).toEqual({
+      valid_from: '2010-01-01T00:00:00.000Z',
+      invalid_at: '2011-01-01T00:00:00.000Z',
+    });
+    expect(resolveFactTimes({ ...held, time_expression: 'last May' }, '2026-02-01T00:00:00Z')).toEqual({
+      valid_from: '2025-05-01T00:00:00.000Z',
+      invalid_at: '2025-06-01T00:00:00.000Z',
+    });
+    expect(resolveFactTimes({ ...held, time_expression: 'this year' }, '2026-02-10T00:00:00Z')).toEqual({
+      valid_from: '2026-01-01T00:00:00.000Z',
+      invalid_at: '2026-02-10T00:00:00.000Z',
+    });
+    // In the writer's calendar.
+    expect(resolveFactTimes({ ...held, time_expression: 'in 2010' }, '2026-02-01T00:00:00Z', null, 'Europe/Berlin')).toEqual({
+      valid_from: '2009-12-31T23:00:00.000Z',
+      invalid_at: '2010-12-31T23:00:00.000Z',
+    });
+    // What says how long, or no time, or a time ahead, is as any negated fact: it ended by then.
+    expect(resolveFactTimes({ ...held, time_expression: 'for 3 years' }, '2026-02-01T00:00:00Z')).toEqual({ valid_from: null, invalid_at: '2026-02-01T00:00:00.000Z' });
+    expect(resolveFactTimes({ ...held, time_expression: null }, '2026-02-01T00:00:00Z')).toEqual({ valid_from: null, invalid_at: '2026-02-01T00:00:00.000Z' });
+    // Without the mark, the same phrase ends it then, as "left X in 2010" does.
+    expect(resolveFactTimes({ negated: true, memory_kind: 'semantic', time_expression: 'in 2010' }, '2026-02-01T00:00:00Z')).toEqual({ valid_from: null, invalid_at: '2010-01-01T00:00:00.000Z' });
+  });
+
   it('"until 2025" sets invalid_at, and the state holds from now', () => {
     expect(resolveFactTimes({ ...semantic, time_expression: 'until 2025' }, '2024-06-15T00:00:00Z')).toEqual({
       valid_from: '2024-06-15T00:00:00.000Z',

@@ -338,6 +338,8 @@ export function resolveTimeRange(phrase: string, occurredAt: string | Date, time
 
 export interface FactTimeInput {
   negated: boolean;
+  /** A negated fact whose time phrase dates when the state held ("worked at Acme in 2010"), not when it ended. */
+  held_then?: boolean | null;
   time_expression: string | null;
   memory_kind: MemoryKind;
 }
@@ -362,6 +364,9 @@ function isoOrNull(value: string | null | undefined): string | null {
  * over the text: for a negated fact it is the moment the relation ended.
  * Phrases resolve on the calendar of `timezone` (see `resolveTimePhrase`).
  */
+/** A phrase that says how long something lasted ("for 3 years"), not when. */
+const DURATION_START = /^(?:for|over)\b/i;
+
 export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, override?: string | null, timezone?: string | null): FactTimes {
   const ref = referenceOf(occurredAt);
   const refIso = ref.toISOString();
@@ -374,9 +379,14 @@ export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, overri
       : { valid_from: overrideIso ?? range.start.toISOString(), invalid_at: range.end.toISOString() };
   }
   const resolved = fact.time_expression ? resolveTimePhrase(fact.time_expression, ref, timezone) : null;
+  if (fact.negated && fact.held_then && resolved?.role === 'point' && resolved.date < ref && !DURATION_START.test(fact.time_expression ?? '')) {
+    // "worked at Acme in 2010": it held within that period and is over by the telling; when in it, the phrase does not say.
+    const end = endOfPeriod(resolved, timezone);
+    return { valid_from: resolved.date.toISOString(), invalid_at: overrideIso ?? (end < ref ? end : ref).toISOString() };
+  }
   if (fact.negated) {
     // "worked there for 3 years" says how long it lasted, not when it ended.
-    const end = resolved && !/^(?:for|over)\b/i.test(fact.time_expression ?? '') ? resolved.date.toISOString() : refIso;
+    const end = resolved && !DURATION_START.test(fact.time_expression ?? '') ? resolved.date.toISOString() : refIso;
     return { valid_from: null, invalid_at: overrideIso ?? end };
   }
   if (resolved?.role === 'end' && fact.memory_kind !== 'episode') {

@@ -89,6 +89,12 @@ export const factCandidateSchema = z.object({
    * Null otherwise (also for what never held: "doesn't like coffee").
    */
   held_text: z.string().trim().min(1).max(1000).nullish(),
+  /**
+   * A negated fact said as the simple past of a state at a point in time ("I worked at Acme in 2010", "I lived in
+   * Paris last year"): the time phrase dates when it held, not when it ended. It held within that period and ends
+   * no stored fact. Absent in what was recorded before it existed (read as false).
+   */
+  held_then: z.boolean().nullish(),
   /** Time phrase that dates this fact, verbatim ("last month", "since March", "until 2025", "in 2023"). */
   time_expression: z.string().trim().min(1).max(200).nullable().default(null),
 });

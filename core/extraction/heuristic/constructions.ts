@@ -176,9 +176,9 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     // "a retired nurse" is retired now, as "I'm retired" is.
     const retiredNow = formerly && !heldBefore && part.some((t) => t.word === RETIRED);
     for (const subject of subjects) {
-      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated: roleNegated, ended: roleEnded, time, confidence });
+      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated: roleNegated, ended: roleEnded, pastState: heldBefore, time, confidence });
       if (retiredNow) emit(ctx, { subject, predicate: 'has_role', raw: 'is retired', object: null, value: RETIRED, kind: 'semantic', negated: false, time, confidence });
-      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated: roleNegated, ended: roleEnded, time, confidence, objectType: 'organization' });
+      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated: roleNegated, ended: roleEnded, pastState: heldBefore, time, confidence, objectType: 'organization' });
     }
     return true;
   }
@@ -311,7 +311,7 @@ export function retirement(ctx: Context, s: number, c: Clause, subjects: Ref[], 
   const negated = (state && vg.negated) || vg.ended || heldBefore;
   const ended = vg.ended || heldBefore;
   const people = peopleAmong(ctx, subjects);
-  for (const subject of people) emit(ctx, { subject, predicate: 'has_role', raw: state ? 'is retired' : 'retired', object: null, value: RETIRED, kind: 'semantic', negated, ended, time, confidence });
+  for (const subject of people) emit(ctx, { subject, predicate: 'has_role', raw: state ? 'is retired' : 'retired', object: null, value: RETIRED, kind: 'semantic', negated, ended, pastState: heldBefore, time, confidence });
   const tokens = ctx.sentences[s].tokens;
   return people.length > 0 && !tokens.slice(c.object.start, c.object.end).some((t) => t.word === 'from');
 }

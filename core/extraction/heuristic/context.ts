@@ -5,6 +5,7 @@ import { EntityTable } from './entities.js';
 import { importanceOf } from './frames.js';
 import type { Mention } from './mentions.js';
 import type { Sentence, Token } from './nlp.js';
+import { datesAState } from './text.js';
 
 /** Shared state and vocabulary of one analysis pass, and the single place facts are emitted. */
 
@@ -20,6 +21,8 @@ export interface FactDraft {
   negated: boolean;
   /** Negated because it held and stopped ("no longer", "used to", "left", "ex-"), not merely denied ("is not"). */
   ended?: boolean;
+  /** Ended as the simple past of a state told at a point in time ("worked at Acme in 2010"): the time says when it held. */
+  heldThen?: boolean;
   time_expression: string | null;
   eventVerb?: string;
   detail?: string;
@@ -87,6 +90,8 @@ export interface Emit {
   negated: boolean;
   /** See FactDraft.ended. */
   ended?: boolean;
+  /** The simple past of a state ended it (FactDraft.heldThen holds when its time is a point: see datesAState). */
+  pastState?: boolean;
   time: string | null;
   confidence: number;
   eventVerb?: string;
@@ -124,6 +129,7 @@ export function emit(ctx: Context, e: Emit): void {
     confidence: e.confidence,
     negated: e.negated,
     ended: e.negated && !!e.ended,
+    heldThen: e.negated && !!e.ended && !!e.pastState && datesAState(e.time),
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,

@@ -88,6 +88,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       detail: f.detail,
       endedBeforeTelling: endedBeforeTelling(f, episode),
       ended: !!f.ended,
+      heldThen: !!f.heldThen,
     };
     const fact_text = renderFactText(parts);
     const parsed = factCandidateSchema.safeParse({
@@ -103,6 +104,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       confidence: f.confidence,
       negated: f.negated,
       held_text: f.ended ? heldText(parts) : null,
+      ...(f.heldThen ? { held_then: true } : {}),
       time_expression: f.time_expression,
     });
     if (parsed.success) out.push(parsed.data);

@@ -212,6 +212,8 @@ export interface Stated {
   negated: boolean;
   /** See FactDraft.ended. */
   ended: boolean;
+  /** See Emit.pastState. */
+  pastState?: boolean;
   kind: MemoryKind;
   raw: string;
   eventVerb: string | undefined;
@@ -246,8 +248,8 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
   if (m.key === 'have' && vg.tense === 'past' && (st.predicate === 'owns' || st.predicate === 'has_plan')) return;
   // "I worked at IBM", "I lived in Paris": the simple past of a state says it is over ("have worked" does not);
   // not a change into it ("I switched to Android": Sam uses Android now).
-  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true, ended: true };
-  const { predicate, negated, ended, kind, raw, eventVerb, confidence, time } = st;
+  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true, ended: true, pastState: true };
+  const { predicate, negated, ended, pastState, kind, raw, eventVerb, confidence, time } = st;
   for (const subject of subjects) {
     // A person does not cost 40 euro: frames made for things skip people.
     if (frame.subjectType && frame.subjectType !== 'person' && subject.kind === 'entity' && ctx.table.typeOf(subject.key) === 'person') continue;
@@ -273,6 +275,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
       kind: p === 'travels_to' || p === 'located_in' ? 'semantic' : kind,
       negated,
       ended,
+      pastState,
       time: returning ? null : time,
       confidence: vg.tense === 'future' && confidence === 0.7 ? 0.6 : confidence,
       eventVerb,

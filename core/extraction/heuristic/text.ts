@@ -20,6 +20,8 @@ export interface FactTextParts {
   detail?: string;
   /** The time phrase ended the state before the episode was told ("from 2010 to 2014", said in 2026). */
   endedBeforeTelling?: boolean;
+  /** The simple past of a state at a point in time ("worked at Acme in 2010"): it held then, and reads so. */
+  heldThen?: boolean;
   /**
    * Negated because it held and stopped ("no longer", "left", "used to"): it reads "no longer". A negation without it
    * is a plain denial ("I don't work at Acme") and reads "not": it never said the thing once held.
@@ -172,6 +174,17 @@ function stateWithLength(p: FactTextParts, denies: boolean, t: string): string |
 /** A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021"). */
 const BOUNDING_PHRASE = /^(?:from|between|until|till|through)\b/i;
 
+/** Phrases that start, end, bound or measure a state rather than name a time it held in. */
+const NOT_A_POINT = /^(?:since|until|till|from|between|through|as of|for|over|before|after|starting|by)\b/i;
+
+/**
+ * Whether a time phrase names a point or period a state held in ("in 2010", "last year", "two years ago"), so
+ * that the simple past of the state ("I worked at Acme in 2010") says when it held, not when it ended.
+ */
+export function datesAState(time: string | null): time is string {
+  return time !== null && !NOT_A_POINT.test(time);
+}
+
 /** Whether a time phrase can end a state, so that rendering asks whether it ended before the telling. */
 export function boundsAState(time: string | null): time is string {
   return time !== null && BOUNDING_PHRASE.test(time);
@@ -190,10 +203,13 @@ export function relativeName(ownerName: string, relationWord: string, endedAs?: 
   return `${ownerName}'s ${endedAs === 'late' ? 'late ' : endedAs === 'ex' ? 'ex-' : ''}${relationWord}`;
 }
 
+/** A phrase that opened the sentence ("Last year I…", "From June 2020…") as it reads inside one. */
+const lowerFirst = (time: string) => time.replace(/^\p{Lu}(?=\p{Ll}+\b)/u, (c) => c.toLowerCase());
+
 function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   if (!time) return '';
   // A phrase that opened the sentence ("From June 2020 until March 2022 I worked…") closes the fact.
-  if (kind === 'episode' || /^(?:since|until|till|from|between|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${time.replace(/^\p{Lu}(?=\p{Ll}+\b)/u, (c) => c.toLowerCase())}`;
+  if (kind === 'episode' || /^(?:since|until|till|from|between|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${lowerFirst(time)}`;
   return ` as of ${bareTime(time)}`;
 }
 
@@ -232,6 +248,11 @@ export function renderFactText(p: FactTextParts): string {
   if ((p.negated || p.endedBeforeTelling) && boundsAState(p.time) && p.kind !== 'episode') {
     const past = pastState(p);
     if (past) return `${s} ${past}${t}.`;
+  }
+  // "I worked at Acme in 2010": held then ("Sam worked at Acme in 2010."), not ended then ("no longer … as of 2010").
+  if (p.negated && p.heldThen && p.time && p.kind !== 'episode') {
+    const past = pastState(p);
+    if (past) return `${s} ${past} ${lowerFirst(p.time)}.`;
   }
   let body: string;
   switch (p.predicate) {
@@ -334,10 +355,13 @@ const NEVER_HELD = new Set(Object.entries(STATES).filter(([, [, negative]]) => /
 /**
  * What a fact said to have ended read while it held ("Sam is no longer traveling to Tokyo." → "Sam is traveling to
  * Tokyo."): stored when there is nothing to end, as that statement held until the end (FactCandidate.held_text).
- * The end itself is the row's end, not words of its text; a past with both bounds ("from 2019 to 2021") keeps them.
+ * The end itself is the row's end, not words of its text; a past with both bounds ("from 2019 to 2021") or at a
+ * point ("in 2010", FactTextParts.heldThen) keeps them.
  */
 export function heldText(p: FactTextParts): string | null {
   if (!p.negated || p.kind === 'episode' || NEVER_HELD.has(p.predicate)) return null;
+  // "Sam worked at Acme in 2010." is already what held, and when.
+  if (p.heldThen && p.time) return renderFactText(p);
   const bounded = boundsAState(p.time);
   return renderFactText({ ...p, negated: false, time: bounded ? p.time : null, endedBeforeTelling: bounded });
 }
