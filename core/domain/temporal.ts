@@ -336,6 +336,9 @@ export function resolveTimeRange(phrase: string, occurredAt: string | Date, time
   return endAt > start.date ? { start: start.date, end: endAt } : null;
 }
 
+/** A phrase that says how long something lasted ("for 3 years"), not when. */
+const DURATION_START = /^(?:for|over)\b/i;
+
 export interface FactTimeInput {
   negated: boolean;
   /** A negated fact whose time phrase dates when the state held ("worked at Acme in 2010"), not when it ended. */
@@ -363,10 +366,9 @@ function isoOrNull(value: string | null | undefined): string | null {
  * (t_valid_override) is the caller's statement of when it became true and wins
  * over the text: for a negated fact it is the moment the relation ended.
  * Phrases resolve on the calendar of `timezone` (see `resolveTimePhrase`).
+ * A negated fact marked `held_then` ("worked at Acme in 2010") held within the
+ * period its phrase names, ended by the telling at the latest.
  */
-/** A phrase that says how long something lasted ("for 3 years"), not when. */
-const DURATION_START = /^(?:for|over)\b/i;
-
 export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, override?: string | null, timezone?: string | null): FactTimes {
   const ref = referenceOf(occurredAt);
   const refIso = ref.toISOString();
