@@ -23,14 +23,14 @@ export function classifyCandidate(
   similarity: (factId: string) => number,
 ): DedupDecision {
   const { candidate } = fact;
+  // "worked at Acme in 2010" says when it held, not that what is stored now has ended: history of its own.
+  if (candidate.negated && candidate.held_then) return { kind: 'new' };
   const sameTriple = existing.filter(
     (e) =>
       e.subjectId === fact.subjectId &&
       e.predicate === candidate.predicate &&
       sameObject({ objectId: fact.objectId, value: candidate.value }, e),
   );
-  // "worked at Acme in 2010" says when it held, not that what is stored now has ended: history of its own.
-  if (candidate.negated && candidate.held_then) return { kind: 'new' };
   if (candidate.negated) {
     const ended = sameTriple[0];
     return ended ? { kind: 'ends', factId: ended.id } : { kind: 'new' };

@@ -174,8 +174,11 @@ function stateWithLength(p: FactTextParts, denies: boolean, t: string): string |
 /** A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021"). */
 const BOUNDING_PHRASE = /^(?:from|between|until|till|through)\b/i;
 
-/** Phrases that start, end, bound or measure a state rather than name a time it held in. */
-const NOT_A_POINT = /^(?:since|until|till|from|between|through|as of|for|over|before|after|starting|by)\b/i;
+/** Words that open a phrase starting, ending, bounding or measuring a state: it closes a fact as said. */
+const BOUND_WORDS = 'since|until|till|from|between|through|as of|for|before|after|starting';
+const OPENS_A_BOUND = new RegExp(`^(?:${BOUND_WORDS})\\b`, 'i');
+/** Phrases that name no time a state held in: the bounds, and "over two years", "by June". */
+const NOT_A_POINT = new RegExp(`^(?:${BOUND_WORDS}|over|by)\\b`, 'i');
 
 /**
  * Whether a time phrase names a point or period a state held in ("in 2010", "last year", "two years ago"), so
@@ -209,7 +212,7 @@ const lowerFirst = (time: string) => time.replace(/^\p{Lu}(?=\p{Ll}+\b)/u, (c) =
 function timeSuffix(time: string | null, kind: FactTextParts['kind']): string {
   if (!time) return '';
   // A phrase that opened the sentence ("From June 2020 until March 2022 I worked…") closes the fact.
-  if (kind === 'episode' || /^(?:since|until|till|from|between|through|as of|for|before|after|starting)\b/i.test(time)) return ` ${lowerFirst(time)}`;
+  if (kind === 'episode' || OPENS_A_BOUND.test(time)) return ` ${lowerFirst(time)}`;
   return ` as of ${bareTime(time)}`;
 }
 
@@ -245,12 +248,9 @@ export function renderFactText(p: FactTextParts): string {
   if (withLength) return withLength;
   // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019",
   // nor one that still holds ("Sam works as a nurse from 2010 to 2014").
-  if ((p.negated || p.endedBeforeTelling) && boundsAState(p.time) && p.kind !== 'episode') {
-    const past = pastState(p);
-    if (past) return `${s} ${past}${t}.`;
-  }
-  // "I worked at Acme in 2010": held then ("Sam worked at Acme in 2010."), not ended then ("no longer … as of 2010").
-  if (p.negated && p.heldThen && p.time && p.kind !== 'episode') {
+  // "I worked at Acme in 2010" likewise held then ("Sam worked at Acme in 2010."), not ended then ("no longer … as of 2010").
+  const heldAsTimed = ((p.negated || p.endedBeforeTelling) && boundsAState(p.time)) || (p.negated && p.heldThen);
+  if (heldAsTimed && p.time && p.kind !== 'episode') {
     const past = pastState(p);
     if (past) return `${s} ${past} ${lowerFirst(p.time)}.`;
   }
