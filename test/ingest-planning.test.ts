@@ -160,6 +160,16 @@ describe('a state said to have held at a point in time ("lived in Paris in 2010"
   });
 });
 
+describe('a statement of unknown start that held until its end', () => {
+  it('keeps its end after a dated value that had ended by then ("worked at Acme for ten years" told after "at Globex in 2010")', () => {
+    const globex2010 = existing({ id: 'globex', predicate: 'works_at', value: 'Globex', validFrom: '2010-01-01T00:00:00.000Z', invalidAt: '2011-01-01T00:00:00.000Z' });
+    const acme = fact({ id: 'acme', predicate: 'works_at', value: 'Acme', negated: true, invalidAt: '2026-06-01T09:05:00.000Z' });
+    const plan = planWrites([acme], [globex2010], '2026-06-01T09:05:00.000Z');
+    expect(plan.inserts.map((f) => [f.id, f.validFrom, f.invalidAt, f.invalidatedBy])).toEqual([['acme', null, '2026-06-01T09:05:00.000Z', null]]);
+    expect(plan.invalidations).toEqual([]);
+  });
+});
+
 describe('fact dedup classification (pure)', () => {
   const candidate = fact({ id: 'c', value: 'Paris' });
   it('same triple and near-identical text is a duplicate; more detail is a refinement', () => {

@@ -120,7 +120,12 @@ export function buildChain(statements: ChainStatement[], newId: () => string): C
     }
   }
   runs.forEach((run, i) => {
-    const next = runs.slice(i + 1).find((n) => !sameWorldTime({ from: n.validFrom, statedEnd: n.statedEnd }, { from: run.validFrom, statedEnd: run.statedEnd }));
+    // A run of unknown start that held until its stated end is not closed by a dated run that had itself ended by
+    // then ("worked at Acme for ten years", told now, after "worked at Globex in 2010"): that one came before it.
+    const endedBefore = (n: ChainRun) => run.validFrom === null && run.statedEnd !== null && n.statedEnd !== null && n.statedEnd <= run.statedEnd;
+    const next = runs
+      .slice(i + 1)
+      .find((n) => !sameWorldTime({ from: n.validFrom, statedEnd: n.statedEnd }, { from: run.validFrom, statedEnd: run.statedEnd }) && !endedBefore(n));
     if (!next || next.validFrom === null || (run.statedEnd !== null && run.statedEnd < next.validFrom)) {
       run.invalidAt = run.statedEnd;
     } else {
