@@ -158,6 +158,20 @@ describe('a state said to have held at a point in time ("lived in Paris in 2010"
       expect(plan.inserts.map((f) => [f.id, f.validFrom, f.invalidAt])).toEqual([['h', '2010-01-01T00:00:00.000Z', '2011-01-01T00:00:00.000Z']]);
     }
   });
+  it('the next period of the same value extends the row it made ("in 2005", then "in 2006"), not lost inside it', () => {
+    const stored = existing({ value: 'Lyon', validFrom: '2005-01-01T00:00:00.000Z', invalidAt: '2006-01-01T00:00:00.000Z' });
+    const in2006 = fact({ id: 'h', value: 'Lyon', negated: true, validFrom: '2006-01-01T00:00:00.000Z', invalidAt: '2007-01-01T00:00:00.000Z' });
+    const plan = planWrites([in2006], [stored], '2026-06-01T00:00:00.000Z');
+    expect(plan.inserts).toEqual([]);
+    expect(plan.confirmations).toEqual([{ factId: 'old', candidateId: 'h' }]);
+    expect(plan.rechains?.map((r) => [r.factId, r.validFrom, r.invalidAt])).toEqual([['old', '2005-01-01T00:00:00.000Z', '2007-01-01T00:00:00.000Z']]);
+  });
+  it('said again, confirms the row it made instead of adding another', () => {
+    const stored = existing({ value: 'Paris', validFrom: '2010-01-01T00:00:00.000Z', invalidAt: '2011-01-01T00:00:00.000Z' });
+    const plan = planWrites([heldIn2010('Paris')], [stored], '2026-02-01T00:00:00.000Z');
+    expect(plan.inserts).toEqual([]);
+    expect(plan.invalidations).toEqual([]);
+  });
 });
 
 describe('a statement of unknown start that held until its end', () => {

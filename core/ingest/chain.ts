@@ -87,7 +87,10 @@ export function buildChain(statements: ChainStatement[], newId: () => string): C
       (s.isNew || run.storedFactId === null || run.storedFactId === s.factId);
     if (joins) {
       run.validFrom = run.validFrom === null ? s.from : s.from === null ? run.validFrom : Math.min(run.validFrom, s.from);
-      run.statedEnd = minOf(run.statedEnd, s.statedEnd);
+      // A dated statement that starts where the run's stated end is and goes on ("lived in Lyon in 2005", then "in
+      // 2006") extends it; any other keeps the earliest end given (the chain never stretches a value past one).
+      const reachesFurther = s.from !== null && run.statedEnd !== null && s.statedEnd !== null && s.statedEnd > run.statedEnd;
+      run.statedEnd = reachesFurther ? s.statedEnd : minOf(run.statedEnd, s.statedEnd);
       if (s.from !== null && !run.statements.includes(s.from)) run.statements.push(s.from);
       if (s.isNew) run.candidateIds.push(s.factId);
       else run.storedFactId = s.factId;
