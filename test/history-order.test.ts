@@ -117,6 +117,25 @@ describe('history in any order (issue 24)', () => {
     expect(await facts(ns, { subject: 'Ines Berg', as_of: '2026-04-01T00:00:00Z' })).toEqual([]);
   });
 
+  it('a past of unknown start, a dated stint and a job of now end in one chain in all six orders', async () => {
+    const tenYears = { content: 'I worked at Acme for ten years.', occurred_at: '2026-06-01T09:00:00Z' };
+    const globex = { content: 'I worked at Globex in 2010.', occurred_at: '2026-03-01T09:00:10Z' };
+    const now = { content: 'I work at Acme.', occurred_at: '2026-03-01T09:00:00Z' };
+    const orders = [[now, globex, tenYears], [now, tenYears, globex], [globex, now, tenYears], [globex, tenYears, now], [tenYears, now, globex], [tenYears, globex, now]];
+    for (const [i, order] of orders.entries()) {
+      const ns = `history-three-orders-${i}`;
+      for (const episode of order) await remember(stack, { namespace: ns, user_id: 'lea', speaker: 'Lea Brandt', ...episode });
+      // Told in order: Acme from March until June (the ten years ended it), Globex through 2010.
+      expect([i, await chain(ns, 'Lea Brandt')]).toEqual([
+        i,
+        [
+          ['Globex', '2010-01-01T00:00:00.000Z', '2011-01-01T00:00:00.000Z', null],
+          ['Acme', '2026-03-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z', null],
+        ],
+      ]);
+    }
+  });
+
   it('a tie in world time is still arbitrated: equal confidence opens a review, lower is rejected', async () => {
     const ns = 'history-tie';
     await explicitFact(ns, { object: 'Skoda', valid_from: '2026-02-01T00:00:00Z', confidence: 0.7 });

@@ -182,6 +182,21 @@ describe('a statement of unknown start that held until its end', () => {
     expect(plan.inserts.map((f) => [f.id, f.validFrom, f.invalidAt, f.invalidatedBy])).toEqual([['acme', null, '2026-06-01T09:05:00.000Z', null]]);
     expect(plan.invalidations).toEqual([]);
   });
+
+  it('is one interval with a later statement of its value when what stands between them had ended before it', () => {
+    // Told in June, then "worked at Globex in 2010", then "I work at Acme" dated March: told in that order (or any
+    // other) it is Acme March to June, not Acme until March and Acme from March on.
+    const acmeTenYears = existing({ id: 'ten', predicate: 'works_at', value: 'Acme', validFrom: null, invalidAt: '2026-06-01T09:00:00.000Z' });
+    const globex2010 = existing({ id: 'globex', predicate: 'works_at', value: 'Globex', validFrom: '2010-01-01T00:00:00.000Z', invalidAt: '2011-01-01T00:00:00.000Z' });
+    const acmeNow = fact({ id: 'now', predicate: 'works_at', value: 'Acme', validFrom: '2026-03-01T09:00:00.000Z' });
+    const plan = planWrites([acmeNow], [acmeTenYears, globex2010], '2026-03-01T09:00:00.000Z');
+    expect(plan.inserts).toEqual([]);
+    expect(plan.confirmations).toEqual([{ factId: 'ten', candidateId: 'now' }]);
+    expect(plan.rechains).toEqual([
+      { factId: 'ten', validFrom: '2026-03-01T09:00:00.000Z', invalidAt: '2026-06-01T09:00:00.000Z', invalidatedBy: null, statedFrom: ['2026-03-01T09:00:00.000Z'], candidateId: 'now' },
+    ]);
+    expect(plan.invalidations).toEqual([]);
+  });
 });
 
 describe('fact dedup classification (pure)', () => {

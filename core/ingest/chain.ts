@@ -66,6 +66,41 @@ export function sameWorldTime(a: { from: number | null; statedEnd: number | null
   return a.from === b.from && (a.from !== null || a.statedEnd === b.statedEnd);
 }
 
+/** Whether statement `s` (next in world-time order) is one more statement of `run`'s value in the same interval. */
+function canJoin(run: ChainRun, s: ChainStatement): boolean {
+  return (
+    run.key === s.key &&
+    (run.statedEnd === null || s.from === null || run.statedEnd >= s.from) &&
+    (s.isNew || run.storedFactId === null || run.storedFactId === s.factId)
+  );
+}
+
+/**
+ * An earlier run of unknown start that held `s`'s value until an end at or after `s` starts, when every run after
+ * it had ended by then: "worked at Acme for ten years" (told in June), then "worked at Globex in 2010", then "I work
+ * at Acme" dated March. Unknown starts sort first, so the Globex stint stands between the two Acme statements, yet
+ * it is history from before either: told in order, they are one interval, March to June.
+ */
+function heldThrough(runs: ChainRun[], s: ChainStatement): ChainRun | undefined {
+  if (s.from === null) return undefined;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    if (run.validFrom === null && run.statedEnd !== null && canJoin(run, s)) return run;
+    if (run.statedEnd === null || run.statedEnd > s.from) return undefined;
+  }
+  return undefined;
+}
+
+/** Runs in world-time order, as their statements are: unknown starts first (by their end), then by start. */
+function compareRuns(a: ChainRun, b: ChainRun): number {
+  if (a.validFrom === null || b.validFrom === null) {
+    if (a.validFrom !== null) return 1;
+    if (b.validFrom !== null) return -1;
+    return (a.statedEnd ?? Infinity) - (b.statedEnd ?? Infinity);
+  }
+  return a.validFrom - b.validFrom;
+}
+
 /**
  * Sorts the statements, folds consecutive statements of one value into one
  * run (unless a stated end comes before the next one starts, or they belong
@@ -79,13 +114,10 @@ export function sameWorldTime(a: { from: number | null; statedEnd: number | null
 export function buildChain(statements: ChainStatement[], newId: () => string): ChainRun[] {
   const runs: ChainRun[] = [];
   for (const s of [...statements].sort(compareStatements)) {
-    const run = runs[runs.length - 1];
-    const joins =
-      run &&
-      run.key === s.key &&
-      (run.statedEnd === null || s.from === null || run.statedEnd >= s.from) &&
-      (s.isNew || run.storedFactId === null || run.storedFactId === s.factId);
-    if (joins) {
+    const last = runs[runs.length - 1];
+    const joinsLast = last && canJoin(last, s);
+    const run = joinsLast ? last : heldThrough(runs, s);
+    if (run) {
       run.validFrom = run.validFrom === null ? s.from : s.from === null ? run.validFrom : Math.min(run.validFrom, s.from);
       // A dated statement that starts where the run's stated end is and goes on ("lived in Lyon in 2005", then "in
       // 2006") extends it; any other keeps the earliest end given (the chain never stretches a value past one).
@@ -94,6 +126,8 @@ export function buildChain(statements: ChainStatement[], newId: () => string): C
       if (s.from !== null && !run.statements.includes(s.from)) run.statements.push(s.from);
       if (s.isNew) run.candidateIds.push(s.factId);
       else run.storedFactId = s.factId;
+      // The run it joined now starts later than the runs that followed it: they go first again.
+      if (!joinsLast) runs.sort(compareRuns);
       continue;
     }
     runs.push({
