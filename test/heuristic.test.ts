@@ -257,6 +257,9 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect(await held('In 2015 I lived in Rome.')).toEqual([['Sam lived in Rome in 2015.', 'Sam lived in Rome in 2015.', true, '2015-01-01T00:00:00.000Z', '2016-01-01T00:00:00.000Z']]);
     expect(await held('I was a nurse in 2012.')).toEqual([['Sam worked as a nurse in 2012.', 'Sam worked as a nurse in 2012.', true, '2012-01-01T00:00:00.000Z', '2013-01-01T00:00:00.000Z']]);
     expect(await held('Ana worked at Google in 2019.')).toEqual([['Ana worked at Google in 2019.', 'Ana worked at Google in 2019.', true, '2019-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000Z']]);
+    // "Used to" is the same past: at a point in time it held then, without one it is only over.
+    expect(await held('I used to live in Paris back in 2015.')).toEqual([['Sam lived in Paris back in 2015.', 'Sam lived in Paris back in 2015.', true, '2015-01-01T00:00:00.000Z', '2016-01-01T00:00:00.000Z']]);
+    expect((await held('I used to work at Acme.')).map((f) => f.slice(0, 3))).toEqual([['Sam no longer works at Acme.', 'Sam works at Acme.', false]]);
     // A period that holds the telling ends no later than the telling.
     expect(await held('I lived in Rome this year.')).toEqual([['Sam lived in Rome this year.', 'Sam lived in Rome this year.', true, '2026-01-01T00:00:00.000Z', '2026-11-20T10:00:00.000Z']]);
     // An ending verb ends it then; a length says how long; no time says only that it is over; a denial never held.

@@ -177,12 +177,15 @@ export function factsFromFrame(ctx: Context, s: number, c: Clause, subjects: Ref
   let predicate = frame.predicate;
   let negated = !!frame.ends;
   let ended = !!frame.ends;
+  // "I used to live in Paris back in 2015": a state that held then, as the simple past of it says.
+  let pastState = false;
   const kind: MemoryKind = frame.kind ?? 'semantic';
   const isNeg = vg.negated && !(m.key === 'can stand');
   if (vg.ended) {
     if (kind === 'episode') return;
     negated = true;
     ended = true;
+    pastState = vg.catenative === 'use' && !vg.negated;
   } else if (isNeg) {
     const rule = frame.negation ?? 'ends';
     if (rule === 'skip') return;
@@ -192,7 +195,7 @@ export function factsFromFrame(ctx: Context, s: number, c: Clause, subjects: Ref
   if (m.key === 'can stand' && !vg.negated) return;
   const raw = rawVerb(tokens, c, m.seg.prep);
   const eventVerb = kind === 'episode' ? eventVerbOf(c, m, predicate) : undefined;
-  for (const ref of m.refs) factsForObject(ctx, c, subjects, m, ref, { predicate, negated, ended, kind, raw, eventVerb, confidence, time });
+  for (const ref of m.refs) factsForObject(ctx, c, subjects, m, ref, { predicate, negated, ended, ...(pastState ? { pastState } : {}), kind, raw, eventVerb, confidence, time });
 }
 
 export function eventVerbOf(c: Clause, m: FrameMatch, predicate: string): string {
