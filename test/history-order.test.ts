@@ -12,6 +12,7 @@ interface FactJson {
   id: string;
   object: { name: string } | null;
   value: string | null;
+  fact_text: string;
   valid_from: string | null;
   invalid_at: string | null;
   invalidated_by: string | null;
@@ -133,6 +134,23 @@ describe('history in any order (issue 24)', () => {
           ['Acme', '2026-03-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z', null],
         ],
       ]);
+    }
+  });
+
+  it('a denial says nothing held: alone it is in no view of a time, and it ends the statement of its value told before it in either order', async () => {
+    const denial = { content: "I don't work at Acme.", occurred_at: '2026-06-01T09:00:00Z' };
+    const job = { content: 'I work at Acme.', occurred_at: '2026-03-01T09:00:00Z' };
+    const alone = 'history-denial-alone';
+    await remember(stack, { namespace: alone, speaker: 'Lea Brandt', ...denial });
+    // It was stored as Acme held from an unknown start until June, read so by a view of 2009.
+    expect(await facts(alone, { subject: 'Lea Brandt', as_of: '2009-06-01T00:00:00Z' })).toEqual([]);
+    expect(await facts(alone, { subject: 'Lea Brandt', as_of: '2026-05-01T00:00:00Z' })).toEqual([]);
+    for (const [i, order] of [[job, denial], [denial, job]].entries()) {
+      const ns = `history-denial-${i}`;
+      for (const episode of order) await remember(stack, { namespace: ns, speaker: 'Lea Brandt', ...episode });
+      const all = await facts(ns, { subject: 'Lea Brandt', include_invalidated: 'true' });
+      // Told the other way round it read "Lea does not work at Acme." for the months she worked there.
+      expect([i, all.map((f) => [target(f), f.fact_text, f.valid_from, f.invalid_at])]).toEqual([i, [['Acme', 'Lea Brandt works at Acme.', '2026-03-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z']]]);
     }
   });
 

@@ -3,7 +3,12 @@ import type { ExistingFactRef, ResolvedEntity, TimedFact, WritePlan } from '../c
 import { classifyCandidate } from '../core/ingest/dedup.js';
 import { applyWriteLimit } from '../core/ingest/writeLimit.js';
 
-function fact(partial: Partial<TimedFact> & { id: string; predicate?: string; value?: string | null; objectId?: string | null; confidence?: number; negated?: boolean }): TimedFact {
+/**
+ * A candidate as an extractor gives it. A negated one ended what held and says what held (`held_text`), unless it is
+ * a `denial` ("S does not live in Rome."), which never held.
+ */
+function fact(partial: Partial<TimedFact> & { id: string; predicate?: string; value?: string | null; objectId?: string | null; confidence?: number; negated?: boolean; denial?: boolean }): TimedFact {
+  const negated = partial.negated ?? partial.denial ?? false;
   return {
     id: partial.id,
     subjectId: partial.subjectId ?? 'S',
@@ -25,7 +30,8 @@ function fact(partial: Partial<TimedFact> & { id: string; predicate?: string; va
       memory_kind: 'semantic',
       importance: 0.5,
       confidence: partial.confidence ?? 0.7,
-      negated: partial.negated ?? false,
+      negated,
+      ...(negated && !partial.denial ? { held_text: `S lives in ${partial.value ?? 'Rome'}.` } : {}),
       time_expression: null,
     },
   };
@@ -196,6 +202,27 @@ describe('a statement of unknown start that held until its end', () => {
       { factId: 'ten', validFrom: '2026-03-01T09:00:00.000Z', invalidAt: '2026-06-01T09:00:00.000Z', invalidatedBy: null, statedFrom: ['2026-03-01T09:00:00.000Z'], candidateId: 'now' },
     ]);
     expect(plan.invalidations).toEqual([]);
+  });
+});
+
+describe('a denial with nothing stored to end ("I don\'t live in Paris.")', () => {
+  const june = '2026-06-01T09:00:00.000Z';
+  it('held at no time: an instant at its telling, which ends no other value', () => {
+    const lyon = existing({ id: 'lyon', value: 'Lyon', validFrom: '2026-01-01T00:00:00.000Z' });
+    const plan = planWrites([fact({ id: 'deny', value: 'Paris', denial: true, invalidAt: june })], [lyon], june);
+    expect(plan.inserts.map((f) => [f.id, f.validFrom, f.invalidAt, f.invalidatedBy])).toEqual([['deny', june, june, null]]);
+    expect([plan.invalidations, plan.rechains]).toEqual([[], []]);
+    // A denial of an unstated job, likewise (multi-valued predicates are not chained).
+    const likes = planWrites([fact({ id: 'deny', predicate: 'likes', singleValued: false, value: 'tea', denial: true, invalidAt: june })], [], june);
+    expect(likes.inserts.map((f) => [f.validFrom, f.invalidAt])).toEqual([[june, june]]);
+  });
+  it('ends a statement of its value told before it that arrives after it, which then reads as what held', () => {
+    const denied = existing({ id: 'deny', value: 'Paris', validFrom: june, invalidAt: june, factText: 'S does not live in Paris.' });
+    const march = '2026-03-01T09:00:00.000Z';
+    const plan = planWrites([fact({ id: 'paris', value: 'Paris', validFrom: march })], [denied], march);
+    expect(plan.inserts).toEqual([]);
+    expect(plan.refinements.map((r) => [r.factId, r.candidateId, r.factText])).toEqual([['deny', 'paris', 'S lives in Paris.']]);
+    expect(plan.rechains?.map((r) => [r.factId, r.validFrom, r.invalidAt])).toEqual([['deny', march, june]]);
   });
 });
 

@@ -23,6 +23,11 @@ export interface ChainStatement {
   statedEnd: number | null;
   /** True for a candidate of the episode being planned. */
   isNew: boolean;
+  /**
+   * A denial with nothing stored to end ("I don't live in Paris."): it says the value did not hold at `statedEnd`,
+   * and nothing about before. It ends a statement of its value that it joins, and is no value of its own.
+   */
+  denial?: boolean;
 }
 
 /** One interval of the chain: a run of statements of one value with no other value between them. */
@@ -42,6 +47,10 @@ export interface ChainRun {
   statedEnd: number | null;
   /** Known starts of the run's statements, ascending. */
   statements: number[];
+  /** Every statement of the run is a denial: the value never held in it, so it spans no time and closes nothing. */
+  denialOnly: boolean;
+  /** The run's candidates that are denials. */
+  denialIds: string[];
 }
 
 const minOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
@@ -86,6 +95,8 @@ function heldThrough(runs: ChainRun[], s: ChainStatement): ChainRun | undefined 
   for (let i = runs.length - 1; i >= 0; i--) {
     const run = runs[i];
     if (run.validFrom === null && run.statedEnd !== null && canJoin(run, s)) return run;
+    // A denial of another value held nothing: it stands between nothing.
+    if (run.denialOnly) continue;
     if (run.statedEnd === null || run.statedEnd > s.from) return undefined;
   }
   return undefined;
@@ -126,6 +137,8 @@ export function buildChain(statements: ChainStatement[], newId: () => string): C
       if (s.from !== null && !run.statements.includes(s.from)) run.statements.push(s.from);
       if (s.isNew) run.candidateIds.push(s.factId);
       else run.storedFactId = s.factId;
+      run.denialOnly &&= !!s.denial;
+      if (s.denial && s.isNew) run.denialIds.push(s.factId);
       // The run it joined now starts later than the runs that followed it: they go first again.
       if (!joinsLast) runs.sort(compareRuns);
       continue;
@@ -141,13 +154,16 @@ export function buildChain(statements: ChainStatement[], newId: () => string): C
       invalidatedBy: null,
       statedEnd: s.statedEnd,
       statements: s.from === null ? [] : [s.from],
+      denialOnly: !!s.denial,
+      denialIds: s.denial && s.isNew ? [s.factId] : [],
     });
   }
   const owned = new Set<string>();
   for (const run of runs) {
     run.statements.sort((a, b) => a - b);
     if (run.storedFactId === null) {
-      run.factId = run.candidateIds[0];
+      // What a run inserts reads as what held in it: a statement of the value, not a denial folded into it.
+      run.factId = run.candidateIds.find((id) => !run.denialIds.includes(id)) ?? run.candidateIds[0];
     } else if (owned.has(run.storedFactId)) {
       run.factId = newId();
       run.splitOf = run.storedFactId;
@@ -157,12 +173,17 @@ export function buildChain(statements: ChainStatement[], newId: () => string): C
     }
   }
   runs.forEach((run, i) => {
+    if (run.denialOnly) {
+      // Said not to hold at its end, and nothing about before: an instant, which no view of a time reads as held.
+      run.validFrom = run.invalidAt = run.statedEnd;
+      return;
+    }
     // A run of unknown start that held until its stated end is not closed by a dated run that had itself ended by
     // then ("worked at Acme for ten years", told now, after "worked at Globex in 2010"): that one came before it.
     const endedBefore = (n: ChainRun) => run.validFrom === null && run.statedEnd !== null && n.statedEnd !== null && n.statedEnd <= run.statedEnd;
     const next = runs
       .slice(i + 1)
-      .find((n) => !sameWorldTime({ from: n.validFrom, statedEnd: n.statedEnd }, { from: run.validFrom, statedEnd: run.statedEnd }) && !endedBefore(n));
+      .find((n) => !n.denialOnly && !sameWorldTime({ from: n.validFrom, statedEnd: n.statedEnd }, { from: run.validFrom, statedEnd: run.statedEnd }) && !endedBefore(n));
     if (!next || next.validFrom === null || (run.statedEnd !== null && run.statedEnd < next.validFrom)) {
       run.invalidAt = run.statedEnd;
     } else {

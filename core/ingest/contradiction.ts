@@ -35,8 +35,10 @@ export function valueKey(f: { objectId: string | null; value: string | null }): 
  * between confirms the stored fact (its `statedFrom` remembers each start, so
  * a value that later falls between them splits it). Confidence arbitrates only statements
  * that claim the same world time: higher replaces the value in place
- * (audited), lower is rejected, equal waits for an operator. Multi-valued
- * predicates keep every value.
+ * (audited), lower is rejected, equal waits for an operator. A denial with
+ * nothing to end ("I don't live in Paris.") held at no time: it is kept as the
+ * instant it was said, and ends only a statement of its value that joins it.
+ * Multi-valued predicates keep every value.
  */
 export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurredAt: string, newId: () => string = randomUUID): WritePlan {
   const plan = emptyWritePlan();
@@ -49,8 +51,12 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
     const d = f.decision;
     if (f.candidate.negated) {
       if (d.kind === 'ends') plan.invalidations.push({ factId: d.factId, invalidAt: f.invalidAt ?? occurredAt, invalidatedBy: null, candidateId: f.id });
-      // A past state said with its start too ("worked there from 2019 to 2021") keeps it; otherwise its start is unknown.
-      else if (d.kind === 'new') plan.inserts.push({ ...f, validFrom: f.validFrom, invalidAt: f.invalidAt ?? occurredAt, invalidatedBy: null });
+      // A past state said with its start too ("worked there from 2019 to 2021") keeps it; otherwise its start is
+      // unknown. A denial held at no time: the instant it was said not to hold.
+      else if (d.kind === 'new') {
+        const invalidAt = f.invalidAt ?? occurredAt;
+        plan.inserts.push({ ...f, validFrom: isDenial(f) ? invalidAt : f.validFrom, invalidAt, invalidatedBy: null });
+      }
     } else if (d.kind === 'duplicate') plan.confirmations.push({ factId: d.factId, candidateId: f.id });
     else if (d.kind === 'refinement') plan.refinements.push(refinementOf(f, d.factId, 'refinement: same statement with more detail'));
     else plan.inserts.push(f);
@@ -65,6 +71,16 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
     planSlot(plan, slotFacts, chains.filter((e) => slotKey(e.subjectId, e.predicate) === key), asserted, occurredAt, newId);
   }
   return plan;
+}
+
+/** A negation that never held ("I don't live in Paris."), as opposed to one that ended what held (it carries `held_text`). */
+function isDenial(f: TimedFact): boolean {
+  return f.candidate.negated && !f.candidate.held_text && !f.candidate.held_then;
+}
+
+/** A stored denial: the instant it was said not to hold (see buildChain), with no time it held. */
+function storedAsDenial(e: ExistingFactRef): boolean {
+  return e.validFrom !== null && e.invalidAt !== null && time(e.validFrom) === time(e.invalidAt);
 }
 
 function refinementOf(f: TimedFact, factId: string, reason: string): WritePlan['refinements'][number] {
@@ -103,21 +119,25 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
       continue;
     }
     // Nothing stored to end: the statement is history of its own ("left Google last May"), from when it says it
-    // started ("worked there from 2019 to 2021"), else from an unknown start.
-    candidates.set(f.id, { ...f, validFrom: f.validFrom, invalidAt: iso(endOf(f)) });
-    newStatements.push({ factId: f.id, key: valueKey({ objectId: f.objectId, value: f.candidate.value }), from: time(f.validFrom), statedEnd: endOf(f), isNew: true });
+    // started ("worked there from 2019 to 2021"), else from an unknown start. A denial ("I don't live in Paris.")
+    // says nothing held: it ends only a statement of its value that joins it (told before it, arriving after).
+    const denial = isDenial(f);
+    candidates.set(f.id, { ...f, validFrom: denial ? null : f.validFrom, invalidAt: iso(endOf(f)) });
+    newStatements.push({ factId: f.id, key: valueKey({ objectId: f.objectId, value: f.candidate.value }), from: denial ? null : time(f.validFrom), statedEnd: endOf(f), isNew: true, denial });
   }
 
   const storedStatements = (): ChainStatement[] =>
     stored.flatMap((e) =>
-      (e.statedFrom?.length ? e.statedFrom : [e.validFrom]).map((from) => ({ factId: e.id, key: storedKey.get(e.id)!, from: time(from), statedEnd: storedEnd.get(e.id) ?? null, isNew: false })),
+      storedAsDenial(e)
+        ? [{ factId: e.id, key: storedKey.get(e.id)!, from: null, statedEnd: time(e.invalidAt), isNew: false, denial: true }]
+        : (e.statedFrom?.length ? e.statedFrom : [e.validFrom]).map((from) => ({ factId: e.id, key: storedKey.get(e.id)!, from: time(from), statedEnd: storedEnd.get(e.id) ?? null, isNew: false })),
     );
 
   for (const f of slotFacts.filter((x) => !x.candidate.negated)) {
     const from = time(f.validFrom) ?? (f.invalidAt ? null : time(occurredAt));
     const statement: ChainStatement = { factId: f.id, key: valueKey({ objectId: f.objectId, value: f.candidate.value }), from, statedEnd: time(f.invalidAt), isNew: true };
     // Another stored value claims the very same world time: only confidence can decide.
-    const rival = storedStatements().find((m) => m.key !== statement.key && sameWorldTime(m, statement));
+    const rival = storedStatements().find((m) => !m.denial && m.key !== statement.key && sameWorldTime(m, statement));
     if (rival) {
       const against = byId.get(rival.factId)!;
       const why = statement.from === null ? 'unknown valid time' : 'same valid time';
@@ -142,10 +162,13 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
     const validFrom = iso(run.validFrom);
     const invalidAt = iso(run.invalidAt);
     const statements = run.statements.map((t) => iso(t)!);
-    const folded = run.storedFactId === null ? run.candidateIds.slice(1) : run.candidateIds;
+    const folded = run.candidateIds.filter((id) => id !== run.factId);
+    // A stored denial that a statement of its value now joins is kept as what held, until the denial.
+    const heldOverDenial = run.storedFactId !== null && storedAsDenial(byId.get(run.storedFactId)!) && !run.denialOnly ? folded.find((id) => !run.denialIds.includes(id)) : undefined;
     for (const candidateId of folded) {
       const f = candidates.get(candidateId)!;
-      if (f.decision.kind === 'refinement' && f.decision.factId === run.factId) plan.refinements.push(refinementOf(f, run.factId, 'refinement: same statement with more detail'));
+      if (candidateId === heldOverDenial) plan.refinements.push(refinementOf(f, run.factId, 'a statement that the value held replaces the denial that ended it'));
+      else if (f.decision.kind === 'refinement' && f.decision.factId === run.factId) plan.refinements.push(refinementOf(f, run.factId, 'refinement: same statement with more detail'));
       else plan.confirmations.push({ factId: run.factId, candidateId });
       if (run.storedFactId) cause.set(run.storedFactId, candidateId);
     }
