@@ -266,7 +266,13 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect(await held('I left Acme in 2010.')).toEqual([['Sam no longer works at Acme as of 2010.', 'Sam works at Acme.', false, null, '2010-01-01T00:00:00.000Z']]);
     expect((await held('I worked at Acme for ten years.')).map((f) => f.slice(0, 3))).toEqual([['Sam worked at Acme for ten years.', 'Sam works at Acme.', false]]);
     expect((await held('I worked at Acme.')).map((f) => f.slice(0, 3))).toEqual([['Sam no longer works at Acme.', 'Sam works at Acme.', false]]);
-    expect((await held("I didn't work at Acme in 2010.")).map((f) => f.slice(0, 3))).toEqual([['Sam does not work at Acme as of 2010.', null, false]]);
+    // A denial of a past time reads of that time ("does not work at Acme as of 2010" said it from 2010 on).
+    expect((await held("I didn't work at Acme in 2010.")).map((f) => f.slice(0, 3))).toEqual([['Sam did not work at Acme in 2010.', null, false]]);
+    expect((await held("My parents didn't live in Rome last year.")).map((f) => f.slice(0, 3))).toEqual([["Sam's parents did not live in Rome last year.", null, false]]);
+    expect((await held("I wasn't a nurse in 2012.")).map((f) => f.slice(0, 3))).toEqual([['Sam did not work as a nurse in 2012.', null, false]]);
+    // Said of now, or with no time, a denial is as before.
+    expect((await held("I don't work at Acme.")).map((f) => f.slice(0, 3))).toEqual([['Sam does not work at Acme.', null, false]]);
+    expect((await held("I didn't work at Acme.")).map((f) => f.slice(0, 3))).toEqual([['Sam does not work at Acme.', null, false]]);
   });
 
   it('a past with both bounds keeps them; a fact that was never so gives none', async () => {

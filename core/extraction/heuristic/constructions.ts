@@ -173,12 +173,14 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     const heldBefore = !negated && c.vg.tense === 'past' && !c.vg.perfect && !c.vg.modal && !boundsAState(time);
     const roleNegated = negated || formerly || heldBefore;
     const roleEnded = ended || formerly || heldBefore;
+    // "I wasn't a nurse in 2012": denied of that time (FactDraft.deniedThen), as the simple past says.
+    const deniedBefore = negated && !roleEnded && c.vg.tense === 'past' && !c.vg.perfect && !c.vg.modal;
     // "a retired nurse" is retired now, as "I'm retired" is.
     const retiredNow = formerly && !heldBefore && part.some((t) => t.word === RETIRED);
     for (const subject of subjects) {
-      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated: roleNegated, ended: roleEnded, pastState: heldBefore, time, confidence });
+      emit(ctx, { subject, predicate: 'has_role', raw: 'is', object: null, value: roleText, kind: 'semantic', negated: roleNegated, ended: roleEnded, pastState: heldBefore || deniedBefore, time, confidence });
       if (retiredNow) emit(ctx, { subject, predicate: 'has_role', raw: 'is retired', object: null, value: RETIRED, kind: 'semantic', negated: false, time, confidence });
-      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated: roleNegated, ended: roleEnded, pastState: heldBefore, time, confidence, objectType: 'organization' });
+      if (orgRef.kind === 'entity' && !orgRef.person) emit(ctx, { subject, predicate: 'works_at', raw: `is ${roleText} at`, object: orgRef, kind: 'semantic', negated: roleNegated, ended: roleEnded, pastState: heldBefore || deniedBefore, time, confidence, objectType: 'organization' });
     }
     return true;
   }

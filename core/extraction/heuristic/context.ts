@@ -23,6 +23,8 @@ export interface FactDraft {
   ended?: boolean;
   /** Ended as the simple past of a state told at a point in time ("worked at Acme in 2010"): the time says when it held. */
   heldThen?: boolean;
+  /** A denial in the simple past at a point in time ("didn't work at Acme in 2010"): denied of that time, and reads so. */
+  deniedThen?: boolean;
   time_expression: string | null;
   eventVerb?: string;
   detail?: string;
@@ -130,6 +132,7 @@ export function emit(ctx: Context, e: Emit): void {
     negated: e.negated,
     ended: e.negated && !!e.ended,
     heldThen: e.negated && !!e.ended && !!e.pastState && datesAState(e.time),
+    deniedThen: e.negated && !e.ended && !!e.pastState && datesAState(e.time),
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,

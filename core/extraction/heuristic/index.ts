@@ -89,6 +89,7 @@ export function extractFactsSync(episode: EpisodeText, entities: ResolvedEntityR
       endedBeforeTelling: endedBeforeTelling(f, episode),
       ended: !!f.ended,
       heldThen: !!f.heldThen,
+      deniedThen: !!f.deniedThen,
     };
     const fact_text = renderFactText(parts);
     const parsed = factCandidateSchema.safeParse({

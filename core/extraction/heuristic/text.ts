@@ -22,6 +22,8 @@ export interface FactTextParts {
   endedBeforeTelling?: boolean;
   /** The simple past of a state at a point in time ("worked at Acme in 2010"): it held then, and reads so. */
   heldThen?: boolean;
+  /** A denial in the simple past at a point in time ("didn't work at Acme in 2010"): it reads in the past, then. */
+  deniedThen?: boolean;
   /**
    * Negated because it held and stopped ("no longer", "left", "used to"): it reads "no longer". A negation without it
    * is a plain denial ("I don't work at Acme") and reads "not": it never said the thing once held.
@@ -239,9 +241,10 @@ const OWNED_EVENTS = new Set(['acquired', 'sold']);
 export function renderFactText(p: FactTextParts): string {
   const s = p.subject;
   const o = p.object;
-  const t = timeSuffix(p.time, p.kind);
   // The negative of a state: "no longer" for what ended, "not" for a plain denial.
   const denies = p.negated && p.ended === false;
+  const deniedThen = denies && !!p.deniedThen && p.time !== null && p.kind !== 'episode';
+  const t = deniedThen ? ` ${lowerFirst(p.time!)}` : timeSuffix(p.time, p.kind);
   const negative = (endedPhrase: string) => (denies ? deniedPhrase(endedPhrase) : endedPhrase);
   // "I worked at Acme for ten years": not "no longer works at Acme for ten years".
   const withLength = stateWithLength(p, denies, t);
@@ -333,8 +336,12 @@ export function renderFactText(p: FactTextParts): string {
     }
   }
   if (pluralSubject(s) && body.startsWith(`${s} `)) body = `${s} ${inThePlural(body.slice(s.length + 1))}`;
+  if (deniedThen) body = body.replace(/ (does|do|is|are|has|have) not /, (_, verb: string) => ` ${DENIED_IN_THE_PAST[verb]} not `);
   return `${body.replace(/\s+/g, ' ').trim()}${t}.`;
 }
+
+/** The verb of a denial said of a past time: "Sam did not work at Acme in 2010.", "Ana was not Sam's boss then." */
+const DENIED_IN_THE_PAST: Record<string, string> = { does: 'did', do: 'did', is: 'was', are: 'were', has: 'had', have: 'had' };
 
 /** Relatives spoken of as a group ("Sam's parents", "Sam's kids") take a plural verb. */
 const pluralSubject = (subject: string) => PLURAL_RELATIVES.has(/'s (\S+)$/.exec(subject)?.[1]?.toLowerCase() ?? '');
