@@ -55,14 +55,15 @@ export async function settlePlan(
 
 /**
  * The stored statements of the facts' subjects and predicates: the active ones, and those stored as ended with no
- * known start ("no longer traveling to Tokyo", said before anything it could end was stored).
+ * known start ("no longer traveling to Tokyo", said before anything it could end was stored) or as a denial (the
+ * instant "I don't like tea" was said).
  */
 async function storedStatements(tx: PoolClient, namespace: string, facts: TimedFact[]): Promise<{ active: ExistingFactRef[]; ended: ExistingFactRef[] }> {
   if (facts.length === 0) return { active: [], ended: [] };
   const { rows } = await tx.query<ExistingRow>(
     `SELECT ${EXISTING_FACT_COLUMNS} FROM fact
       WHERE namespace = $1 AND (subject_id, predicate) IN (SELECT * FROM unnest($2::uuid[], $3::text[]))
-        AND (${ACTIVE_FACT} OR (valid_from IS NULL AND invalid_at IS NOT NULL AND expired_at IS NULL AND forgotten_at IS NULL))`,
+        AND (${ACTIVE_FACT} OR ((valid_from IS NULL OR valid_from = invalid_at) AND invalid_at IS NOT NULL AND expired_at IS NULL AND forgotten_at IS NULL))`,
     [namespace, facts.map((f) => f.subjectId), facts.map((f) => f.candidate.predicate)],
   );
   const refs = rows.map(toRef);

@@ -152,6 +152,18 @@ describe('history in any order (issue 24)', () => {
       // Told the other way round it read "Lea does not work at Acme." for the months she worked there.
       expect([i, all.map((f) => [target(f), f.fact_text, f.valid_from, f.invalid_at])]).toEqual([i, [['Acme', 'Lea Brandt works at Acme.', '2026-03-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z']]]);
     }
+    // A predicate with many values (owns) keeps no chain: the denial told first still ends what was owned before it.
+    const owned = 'history-denial-owns';
+    await remember(stack, { namespace: owned, speaker: 'Lea Brandt', content: "I don't own a Tesla.", occurred_at: '2026-06-01T09:00:00Z' });
+    await remember(stack, { namespace: owned, speaker: 'Lea Brandt', content: 'I own a Tesla.', occurred_at: '2026-03-01T09:00:00Z' });
+    const { rows } = await stack.deps.pool.query<{ fact_text: string; valid_from: Date; invalid_at: Date }>(
+      `SELECT fact_text, valid_from, invalid_at FROM fact WHERE namespace = $1 AND predicate = 'owns' ORDER BY valid_from`,
+      [owned],
+    );
+    expect(rows.map((r) => [r.fact_text, r.valid_from.toISOString(), r.invalid_at.toISOString()])).toEqual([
+      ['Lea Brandt owns Tesla.', '2026-03-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z'],
+      ['Lea Brandt does not own Tesla.', '2026-06-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z'],
+    ]);
   });
 
   it('a tie in world time is still arbitrated: equal confidence opens a review, lower is rejected', async () => {
