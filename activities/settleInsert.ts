@@ -56,7 +56,7 @@ export async function settlePlan(
 /**
  * The stored statements of the facts' subjects and predicates: the active ones, and those stored as ended with no
  * known start ("no longer traveling to Tokyo", said before anything it could end was stored) or as a denial (the
- * instant "I don't like tea" was said).
+ * instant "I don't own a Tesla" was said: `storedAsDenial`).
  */
 async function storedStatements(tx: PoolClient, namespace: string, facts: TimedFact[]): Promise<{ active: ExistingFactRef[]; ended: ExistingFactRef[] }> {
   if (facts.length === 0) return { active: [], ended: [] };

@@ -55,17 +55,20 @@ export interface ChainRun {
 
 const minOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
 
-/** Unknown starts first (ordered by their end, open ones last), then by start; stored before new, ids break exact ties. */
-export function compareStatements(a: ChainStatement, b: ChainStatement): number {
+/** World-time order: unknown starts first (ordered by their end, open ones last), then by start; 0 for a tie. */
+function byWorldTime(a: { from: number | null; statedEnd: number | null }, b: { from: number | null; statedEnd: number | null }): number {
   if (a.from === null || b.from === null) {
     if (a.from !== null) return 1;
     if (b.from !== null) return -1;
-    const ae = a.statedEnd ?? Infinity;
-    const be = b.statedEnd ?? Infinity;
-    if (ae !== be) return ae - be;
-  } else if (a.from !== b.from) {
-    return a.from - b.from;
+    return (a.statedEnd ?? Infinity) - (b.statedEnd ?? Infinity) || 0;
   }
+  return a.from - b.from;
+}
+
+/** In world-time order; stored before new, ids break exact ties. */
+export function compareStatements(a: ChainStatement, b: ChainStatement): number {
+  const byTime = byWorldTime(a, b);
+  if (byTime !== 0) return byTime;
   if (a.isNew !== b.isNew) return a.isNew ? 1 : -1;
   return a.factId < b.factId ? -1 : a.factId > b.factId ? 1 : 0;
 }
@@ -102,15 +105,8 @@ function heldThrough(runs: ChainRun[], s: ChainStatement): ChainRun | undefined 
   return undefined;
 }
 
-/** Runs in world-time order, as their statements are: unknown starts first (by their end), then by start. */
-function compareRuns(a: ChainRun, b: ChainRun): number {
-  if (a.validFrom === null || b.validFrom === null) {
-    if (a.validFrom !== null) return 1;
-    if (b.validFrom !== null) return -1;
-    return (a.statedEnd ?? Infinity) - (b.statedEnd ?? Infinity);
-  }
-  return a.validFrom - b.validFrom;
-}
+/** Runs in the world-time order of their statements. */
+const compareRuns = (a: ChainRun, b: ChainRun) => byWorldTime({ from: a.validFrom, statedEnd: a.statedEnd }, { from: b.validFrom, statedEnd: b.statedEnd });
 
 /**
  * Sorts the statements, folds consecutive statements of one value into one

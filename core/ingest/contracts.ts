@@ -65,6 +65,19 @@ export function storedFactText(candidate: FactCandidate): string {
   return candidate.negated && candidate.held_text ? candidate.held_text : candidate.fact_text;
 }
 
+/** A negation that never held ("I don't live in Paris."), as opposed to one that ended what held (it carries `held_text`). */
+export function isDenial(candidate: FactCandidate): boolean {
+  return candidate.negated && !candidate.held_text && !candidate.held_then;
+}
+
+/**
+ * A stored denial: kept as the instant it was said (`valid_from` = `invalid_at`), so that no view of a time reads it
+ * as held. The commit stage's SQL reads the same condition (activities/settleInsert.ts).
+ */
+export function storedAsDenial(e: Pick<ExistingFactRef, 'validFrom' | 'invalidAt'>): boolean {
+  return e.validFrom !== null && e.invalidAt !== null && Date.parse(e.validFrom) === Date.parse(e.invalidAt);
+}
+
 /** What fact-dedup decided for one candidate, relative to facts already in the graph. */
 export type DedupDecision =
   | { kind: 'new' }

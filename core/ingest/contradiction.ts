@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { buildChain, sameWorldTime, type ChainStatement } from './chain.js';
-import type { ExistingFactRef, TimedFact, WritePlan } from './contracts.js';
+import { isDenial, storedAsDenial, type ExistingFactRef, type TimedFact, type WritePlan } from './contracts.js';
 import { normalizeValue, sameObject } from './dedup.js';
 
 const time = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
@@ -55,7 +55,7 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
       // unknown. A denial held at no time: the instant it was said not to hold.
       else if (d.kind === 'new') {
         const invalidAt = f.invalidAt ?? occurredAt;
-        plan.inserts.push({ ...f, validFrom: isDenial(f) ? invalidAt : f.validFrom, invalidAt, invalidatedBy: null });
+        plan.inserts.push({ ...f, validFrom: isDenial(f.candidate) ? invalidAt : f.validFrom, invalidAt, invalidatedBy: null });
       }
     } else if (d.kind === 'duplicate') plan.confirmations.push({ factId: d.factId, candidateId: f.id });
     else if (d.kind === 'refinement') plan.refinements.push(refinementOf(f, d.factId, 'refinement: same statement with more detail'));
@@ -71,16 +71,6 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
     planSlot(plan, slotFacts, chains.filter((e) => slotKey(e.subjectId, e.predicate) === key), asserted, occurredAt, newId);
   }
   return plan;
-}
-
-/** A negation that never held ("I don't live in Paris."), as opposed to one that ended what held (it carries `held_text`). */
-function isDenial(f: TimedFact): boolean {
-  return f.candidate.negated && !f.candidate.held_text && !f.candidate.held_then;
-}
-
-/** A stored denial: the instant it was said not to hold (see buildChain), with no time it held. */
-function storedAsDenial(e: ExistingFactRef): boolean {
-  return e.validFrom !== null && e.invalidAt !== null && time(e.validFrom) === time(e.invalidAt);
 }
 
 function refinementOf(f: TimedFact, factId: string, reason: string): WritePlan['refinements'][number] {
@@ -121,7 +111,7 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
     // Nothing stored to end: the statement is history of its own ("left Google last May"), from when it says it
     // started ("worked there from 2019 to 2021"), else from an unknown start. A denial ("I don't live in Paris.")
     // says nothing held: it ends only a statement of its value that joins it (told before it, arriving after).
-    const denial = isDenial(f);
+    const denial = isDenial(f.candidate);
     candidates.set(f.id, { ...f, validFrom: denial ? null : f.validFrom, invalidAt: iso(endOf(f)) });
     newStatements.push({ factId: f.id, key: valueKey({ objectId: f.objectId, value: f.candidate.value }), from: denial ? null : time(f.validFrom), statedEnd: endOf(f), isNew: true, denial });
   }

@@ -170,11 +170,12 @@ export function copulaDescription(ctx: Context, s: number, c: Clause, subjects: 
     } else if (orgSeg) orgRef = interpretObject(ctx, s, orgSeg);
     // "I was a teacher" as "I worked as a teacher" (see ENDED_BY_PAST): a role held in the past. Its stated bounds
     // ("from 2010 to 2014") date it instead.
-    const heldBefore = !negated && c.vg.tense === 'past' && !c.vg.perfect && !c.vg.modal && !boundsAState(time);
+    const simplePast = c.vg.tense === 'past' && !c.vg.perfect && !c.vg.modal;
+    const heldBefore = !negated && simplePast && !boundsAState(time);
     const roleNegated = negated || formerly || heldBefore;
     const roleEnded = ended || formerly || heldBefore;
     // "I wasn't a nurse in 2012": denied of that time (FactDraft.deniedThen), as the simple past says.
-    const deniedBefore = negated && !roleEnded && c.vg.tense === 'past' && !c.vg.perfect && !c.vg.modal;
+    const deniedBefore = negated && !roleEnded && simplePast;
     // "a retired nurse" is retired now, as "I'm retired" is.
     const retiredNow = formerly && !heldBefore && part.some((t) => t.word === RETIRED);
     for (const subject of subjects) {

@@ -120,6 +120,8 @@ export function emit(ctx: Context, e: Emit): void {
     ctx.table.markUsed(objectKey);
     ctx.table.vote(objectKey, e.objectType);
   }
+  // The simple past of a state at a point in time ("in 2010"): it held then, or was denied of then.
+  const pastAtAPoint = !!e.pastState && datesAState(e.time);
   ctx.facts.push({
     subject: e.subject.key,
     predicate: e.predicate,
@@ -131,8 +133,8 @@ export function emit(ctx: Context, e: Emit): void {
     confidence: e.confidence,
     negated: e.negated,
     ended: e.negated && !!e.ended,
-    heldThen: e.negated && !!e.ended && !!e.pastState && datesAState(e.time),
-    deniedThen: e.negated && !e.ended && !!e.pastState && datesAState(e.time),
+    heldThen: e.negated && !!e.ended && pastAtAPoint,
+    deniedThen: e.negated && !e.ended && pastAtAPoint,
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,

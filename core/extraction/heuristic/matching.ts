@@ -251,9 +251,10 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
   if (m.key === 'have' && vg.tense === 'past' && (st.predicate === 'owns' || st.predicate === 'has_plan')) return;
   // "I worked at IBM", "I lived in Paris": the simple past of a state says it is over ("have worked" does not);
   // not a change into it ("I switched to Android": Sam uses Android now).
-  if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true, ended: true, pastState: true };
+  const pastOfState = vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate);
+  if (pastOfState && !st.negated && !CHANGES_INTO.has(m.key)) st = { ...st, negated: true, ended: true, pastState: true };
   // "I didn't work at Acme in 2010": denied of that time, not from then on ("does not work at Acme as of 2010").
-  else if (vg.tense === 'past' && !vg.perfect && (frame.kind ?? 'semantic') === 'semantic' && ENDED_BY_PAST.has(st.predicate) && st.negated && !st.ended) st = { ...st, pastState: true };
+  else if (pastOfState && st.negated && !st.ended) st = { ...st, pastState: true };
   const { predicate, negated, ended, pastState, kind, raw, eventVerb, confidence, time } = st;
   for (const subject of subjects) {
     // A person does not cost 40 euro: frames made for things skip people.

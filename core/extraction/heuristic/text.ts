@@ -336,12 +336,13 @@ export function renderFactText(p: FactTextParts): string {
     }
   }
   if (pluralSubject(s) && body.startsWith(`${s} `)) body = `${s} ${inThePlural(body.slice(s.length + 1))}`;
-  if (deniedThen) body = body.replace(/ (does|do|is|are|has|have) not /, (_, verb: string) => ` ${DENIED_IN_THE_PAST[verb]} not `);
+  if (deniedThen) body = body.replace(DENIED_VERB, (_, verb: string) => ` ${DENIED_IN_THE_PAST[verb]} not `);
   return `${body.replace(/\s+/g, ' ').trim()}${t}.`;
 }
 
 /** The verb of a denial said of a past time: "Sam did not work at Acme in 2010.", "Ana was not Sam's boss then." */
 const DENIED_IN_THE_PAST: Record<string, string> = { does: 'did', do: 'did', is: 'was', are: 'were', has: 'had', have: 'had' };
+const DENIED_VERB = new RegExp(` (${Object.keys(DENIED_IN_THE_PAST).join('|')}) not `);
 
 /** Relatives spoken of as a group ("Sam's parents", "Sam's kids") take a plural verb. */
 const pluralSubject = (subject: string) => PLURAL_RELATIVES.has(/'s (\S+)$/.exec(subject)?.[1]?.toLowerCase() ?? '');
