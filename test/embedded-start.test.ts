@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -161,6 +161,13 @@ describe('npm start (embedded PGlite + Temporal dev server)', () => {
   // One start for both (each start costs CI about 20 s of CPU).
   it('refuses a second Mnemo on its DATA_DIR; runs the worker in a process of its own at WORKER_NICE, starts another when it dies, and takes it down when killed', async () => {
     const ownDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-start-worker-'));
+    // The test above starts from an empty DATA_DIR; this one starts where a migrated database already is (the run's
+    // migrated PGlite, saved as a tarball by the global setup): PGlite's initdb and the migrations cost 10-odd s of CPU.
+    const migrated = process.env.MNEMO_TEST_MIGRATED_TEMPLATE;
+    if (migrated?.endsWith('.tar')) {
+      mkdirSync(path.join(ownDir, 'pg'));
+      execFileSync('tar', ['-xf', migrated, '-C', path.join(ownDir, 'pg')], { stdio: 'pipe' });
+    }
     try {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import { Connection } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../core/embedded/ports.js';
 import { createEmptyDatabase, type TestDatabase } from './support/db.js';
@@ -89,14 +90,23 @@ describe('production entry points (npm run api / npm run worker)', () => {
         WORKER_NICE: '7',
       };
       const worker = run('workers/main.ts', env);
+      // Waits for the poller here (a healthcheck process per probe cost CI 20-odd s of CPU), then asks the healthcheck.
+      const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
       try {
         await until('a poller on the task queue', worker, async () => {
-          const health = run('scripts/healthcheck.ts', env, ['worker']);
-          return (await health.exit) === 0;
+          const { pollers } = await connection.workflowService.describeTaskQueue({
+            namespace: 'default',
+            taskQueue: { name: env.TEMPORAL_TASK_QUEUE },
+            taskQueueType: 1,
+          });
+          return (pollers ?? []).length > 0;
         }, 90_000);
+        const health = run('scripts/healthcheck.ts', env, ['worker']);
+        expect(await health.exit).toBe(0);
         expect(os.getPriority(worker.child.pid)).toBe(7);
       } finally {
         worker.child.kill('SIGTERM');
+        await connection.close();
       }
       expect(await worker.exit).toBe(0);
     }, 150_000);
