@@ -6,7 +6,11 @@ import type { EpisodeText, ResolutionItem } from '../core/extraction/types.js';
 import { startOpenAIStub, type OpenAIStub } from './support/openaiStub.js';
 
 const logger = pino({ level: 'silent' });
-const TIMEOUT_MS = 500;
+// A hanging stub is given a short deadline so those tests stay quick; a stub that answers is
+// given a long one, since a loaded CI machine can take more than half a second to serialise
+// 256 vectors (a 500 ms deadline there failed CI once).
+const HANG_TIMEOUT_MS = 500;
+const ANSWER_TIMEOUT_MS = 20_000;
 
 const episode: EpisodeText = {
   text: 'I left Google last May to join Anthropic. My manager Bob Smith says hi.',
@@ -41,7 +45,7 @@ const fact = (overrides: Record<string, unknown> = {}) => ({
 
 let stub: OpenAIStub;
 
-function provider(timeoutMs = TIMEOUT_MS): OpenAIProvider {
+function provider(timeoutMs = ANSWER_TIMEOUT_MS): OpenAIProvider {
   return new OpenAIProvider({ OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: undefined, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: timeoutMs }, logger);
 }
 
@@ -195,17 +199,17 @@ describe('OpenAIProvider: error classification', () => {
 
   test('a hanging response → retryable timeout after LLM_TIMEOUT_MS', async () => {
     stub.enqueue({ hang: true });
-    const failure = await failureOf(() => provider().extractEntities(episode));
+    const failure = await failureOf(() => provider(HANG_TIMEOUT_MS).extractEntities(episode));
     expect(failure.nonRetryable).toBeFalsy();
     expect(failure.type).toBe(MODEL_FAILURE_TYPES.unavailable);
-    expect(failure.message).toBe(`model endpoint ${stub.url} timed out after ${TIMEOUT_MS} ms`);
+    expect(failure.message).toBe(`model endpoint ${stub.url} timed out after ${HANG_TIMEOUT_MS} ms`);
   });
 
   test('an unreachable endpoint → retryable connection error', async () => {
     const closed = await startOpenAIStub();
     const url = closed.url;
     await closed.close();
-    const p = new OpenAIProvider({ OPENAI_BASE_URL: url, OPENAI_API_KEY: undefined, LLM_MODEL: 'm', LLM_TIMEOUT_MS: TIMEOUT_MS }, logger);
+    const p = new OpenAIProvider({ OPENAI_BASE_URL: url, OPENAI_API_KEY: undefined, LLM_MODEL: 'm', LLM_TIMEOUT_MS: ANSWER_TIMEOUT_MS }, logger);
     const failure = await failureOf(() => p.extractEntities(episode));
     expect(failure.nonRetryable).toBeFalsy();
     expect(failure.type).toBe(MODEL_FAILURE_TYPES.unavailable);
@@ -284,8 +288,8 @@ describe('OpenAIProvider: malformed output', () => {
 });
 
 describe('OpenAIEmbedder', () => {
-  const embedder = () =>
-    new OpenAIEmbedder({ OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'sk-test', LLM_TIMEOUT_MS: TIMEOUT_MS, EMBEDDING_DIM: 384, embeddingModel: 'emb-model' });
+  const embedder = (timeoutMs = ANSWER_TIMEOUT_MS) =>
+    new OpenAIEmbedder({ OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'sk-test', LLM_TIMEOUT_MS: timeoutMs, EMBEDDING_DIM: 384, embeddingModel: 'emb-model' });
 
   test('returns one vector of the configured dim per input, batched by 256, in order', async () => {
     const texts = Array.from({ length: 600 }, (_, i) => `memory number ${i}`);
@@ -324,9 +328,9 @@ describe('OpenAIEmbedder', () => {
 
   test('a hanging embeddings call times out (retryable)', async () => {
     stub.enqueueEmbedding({ hang: true });
-    const failure = await failureOf(() => embedder().embed(['hello']));
+    const failure = await failureOf(() => embedder(HANG_TIMEOUT_MS).embed(['hello']));
     expect(failure.nonRetryable).toBeFalsy();
-    expect(failure.message).toBe(`model endpoint ${stub.url} timed out after ${TIMEOUT_MS} ms`);
+    expect(failure.message).toBe(`model endpoint ${stub.url} timed out after ${HANG_TIMEOUT_MS} ms`);
   });
 
   test('no input → no call', async () => {
