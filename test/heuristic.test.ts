@@ -279,6 +279,31 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect(await heldOf('I worked at Initech from 2019 to 2021.')).toEqual([['Sam worked at Initech from 2019 to 2021.', 'Sam worked at Initech from 2019 to 2021.']]);
     expect((await run('I got back from Tokyo.', 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => !f.negated).map((f) => f.held_text ?? null)).toEqual([null]);
   });
+
+  it('"before" bounds a past, starts what an event began, and a denied period is never read as held', async () => {
+    const told = '2026-11-20T10:00:00Z';
+    const stated = async (text: string) =>
+      (await run(text, 'Sam', told)).facts.map((f) => {
+        const { valid_from, invalid_at } = times(f, told);
+        return [f.fact_text, f.predicate, f.negated, valid_from, invalid_at];
+      });
+    // A past said to be before a time ended by then: not "no longer lives in Paris before 2010".
+    expect(await stated('I lived in Paris before 2010.')).toEqual([['Sam lived in Paris before 2010.', 'lives_in', true, null, '2010-01-01T00:00:00.000Z']]);
+    expect(await heldOf('Before 2019 I worked at Acme.')).toEqual([['Sam worked at Acme before 2019.', 'Sam worked at Acme before 2019.']]);
+    // What an event before a time began held from then at the latest, open: not "Sam lives in Berlin" until 2020.
+    expect(await stated('I moved to Berlin before 2020.')).toEqual([
+      ['Sam moved to Berlin before 2020.', 'moved_to', false, '2020-01-01T00:00:00.000Z', null],
+      ['Sam lives in Berlin as of 2020.', 'lives_in', false, '2020-01-01T00:00:00.000Z', null],
+    ]);
+    expect((await stated('I joined Acme by 2019.'))[1]).toEqual(['Sam works at Acme as of 2019.', 'works_at', false, '2019-01-01T00:00:00.000Z', null]);
+    // What an event before a time ended had ended by then.
+    expect((await stated('I left Acme before 2019.'))[1]).toEqual(['Sam worked at Acme before 2019.', 'works_at', true, null, '2019-01-01T00:00:00.000Z']);
+    // A denial of a bounded period reads as denied of it ("Sam lived in Paris from 2010 to 2012." said the opposite).
+    expect((await stated("I didn't live in Paris from 2010 to 2012."))[0].slice(0, 3)).toEqual(['Sam did not live in Paris from 2010 to 2012.', 'lives_in', true]);
+    expect((await stated("I wasn't a nurse from 2010 to 2012."))[0].slice(0, 3)).toEqual(['Sam did not work as a nurse from 2010 to 2012.', 'has_role', true]);
+    expect((await stated("I didn't work at Acme until 2019."))[0].slice(0, 3)).toEqual(['Sam did not work at Acme until 2019.', 'works_at', true]);
+    expect((await stated("I don't live in Paris before 2010."))[0].slice(0, 3)).toEqual(['Sam does not live in Paris before 2010.', 'lives_in', true]);
+  });
 });
 
 describe('a switch: what was switched to is used now, what was switched from no longer', () => {

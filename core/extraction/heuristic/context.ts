@@ -5,7 +5,7 @@ import { EntityTable } from './entities.js';
 import { importanceOf } from './frames.js';
 import type { Mention } from './mentions.js';
 import type { Sentence, Token } from './nlp.js';
-import { datesAState } from './text.js';
+import { boundsAState, datesAState } from './text.js';
 
 /** Shared state and vocabulary of one analysis pass, and the single place facts are emitted. */
 
@@ -134,7 +134,8 @@ export function emit(ctx: Context, e: Emit): void {
     negated: e.negated,
     ended: e.negated && !!e.ended,
     heldThen: e.negated && !!e.ended && pastAtAPoint,
-    deniedThen: e.negated && !e.ended && pastAtAPoint,
+    // "I didn't live in Paris from 2010 to 2012" is denied of that period, as a point in time is.
+    deniedThen: e.negated && !e.ended && !!e.pastState && (datesAState(e.time) || boundsAState(e.time)),
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,

@@ -300,7 +300,7 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
         kind: d.kind,
         negated: d.negated,
         ended: d.negated,
-        time,
+        time: d.negated ? time : startedBy(time),
         confidence,
         detail,
         subjectType: frame.subjectType,
@@ -308,4 +308,12 @@ export function factsForObject(ctx: Context, c: Clause, subjects: Ref[], m: Fram
       });
     }
   }
+}
+
+/**
+ * The time of a state an event started ("I moved to Berlin before 2020" → lives in Berlin): the event's "before 2020"
+ * says the state held by then, not that it ended then, so the state reads "by 2020" (from then at the latest).
+ */
+function startedBy(time: string | null): string | null {
+  return time === null ? null : time.replace(/^before\b/i, (word) => (word[0] === 'B' ? 'By' : 'by'));
 }

@@ -173,8 +173,11 @@ function stateWithLength(p: FactTextParts, denies: boolean, t: string): string |
   return `${p.subject} has ${denies ? 'not ' : ''}${past.replace(/^was /, 'been ')}${t}.`;
 }
 
-/** A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021"). */
-const BOUNDING_PHRASE = /^(?:from|between|until|till|through)\b/i;
+/**
+ * A phrase that bounds a state on both ends, or at its end ("from 2019 to 2021", "until 2021", "before 2010": it had
+ * ended by then, so "I lived in Paris before 2010." is a past with its bound, not "no longer lives in Paris before").
+ */
+const BOUNDING_PHRASE = /^(?:from|between|until|till|through|before)\b/i;
 
 /** Words that open a phrase starting, ending, bounding or measuring a state: it closes a fact as said. */
 const BOUND_WORDS = 'since|until|till|from|between|through|as of|for|before|after|starting';
@@ -197,7 +200,7 @@ export function boundsAState(time: string | null): time is string {
 
 /** A time phrase without its leading preposition, to follow "as of" or "until" ("in March" → "March"). */
 function bareTime(time: string): string {
-  return time.replace(/^(?:in|on|back in|around|during)\s+/i, '');
+  return time.replace(/^(?:in|on|back in|around|during|by)\s+/i, '');
 }
 
 /**
@@ -252,7 +255,8 @@ export function renderFactText(p: FactTextParts): string {
   // "I worked at Initech from 2019 to 2021": a past state with its bounds, not one that has ended "from 2019",
   // nor one that still holds ("Sam works as a nurse from 2010 to 2014").
   // "I worked at Acme in 2010" likewise held then ("Sam worked at Acme in 2010."), not ended then ("no longer … as of 2010").
-  const heldAsTimed = ((p.negated || p.endedBeforeTelling) && boundsAState(p.time)) || (p.negated && p.heldThen);
+  // A denial is never read as what held: "I didn't live in Paris from 2010 to 2012." is not "Sam lived in Paris …".
+  const heldAsTimed = !denies && (((p.negated || p.endedBeforeTelling) && boundsAState(p.time)) || (p.negated && p.heldThen));
   if (heldAsTimed && p.time && p.kind !== 'episode') {
     const past = pastState(p);
     if (past) return `${s} ${past} ${lowerFirst(p.time)}.`;
