@@ -137,6 +137,26 @@ describe('history in any order (issue 24)', () => {
     }
   });
 
+  it('two periods of one value are one row with the same text in either order, and a move before a year is where she lives now', async () => {
+    const in2005 = { content: 'I worked at Acme in 2005.', occurred_at: '2026-06-01T09:00:00Z' };
+    const in2006 = { content: 'I worked at Acme in 2006.', occurred_at: '2026-06-01T09:05:00Z' };
+    for (const [i, order] of [[in2005, in2006], [in2006, in2005]].entries()) {
+      const ns = `history-two-periods-${i}`;
+      for (const episode of order) await remember(stack, { namespace: ns, speaker: 'Lea Brandt', ...episode });
+      const all = await facts(ns, { subject: 'Lea Brandt', include_invalidated: 'true' });
+      // Told 2006 first, the row read "… in 2006." from 2005 on.
+      expect([i, all.map((f) => [target(f), f.fact_text, f.valid_from, f.invalid_at])]).toEqual([
+        i,
+        [['Acme', 'Lea Brandt worked at Acme in 2005.', '2005-01-01T00:00:00.000Z', '2007-01-01T00:00:00.000Z']],
+      ]);
+    }
+    // "Before 2020" dates the move, not the end of the stay: she lives in Berlin now.
+    const ns = 'history-moved-before';
+    await remember(stack, { namespace: ns, speaker: 'Lea Brandt', content: 'I moved to Berlin before 2020.', occurred_at: '2026-06-01T09:00:00Z' });
+    const now = await stack.request<{ facts: FactJson[] }>('GET', `/v1/facts?${new URLSearchParams({ namespace: ns, subject: 'Lea Brandt', predicate: 'lives_in' })}`);
+    expect(now.body.facts.map((f) => [target(f), f.fact_text, f.valid_from, f.invalid_at])).toEqual([['Berlin', 'Lea Brandt lives in Berlin as of 2020.', '2020-01-01T00:00:00.000Z', null]]);
+  });
+
   it('a denial says nothing held: alone it is in no view of a time, and it ends the statement of its value told before it in either order', async () => {
     const denial = { content: "I don't work at Acme.", occurred_at: '2026-06-01T09:00:00Z' };
     const job = { content: 'I work at Acme.', occurred_at: '2026-03-01T09:00:00Z' };

@@ -172,6 +172,25 @@ describe('a state said to have held at a point in time ("lived in Paris in 2010"
     expect(plan.confirmations).toEqual([{ factId: 'old', candidateId: 'h' }]);
     expect(plan.rechains?.map((r) => [r.factId, r.validFrom, r.invalidAt])).toEqual([['old', '2005-01-01T00:00:00.000Z', '2007-01-01T00:00:00.000Z']]);
   });
+  it('the row of two periods reads as its earliest, in either order ("in 2006" told first, then "in 2005")', () => {
+    const lyonIn = (year: number, id: string) => {
+      const f = fact({ id, value: 'Lyon', negated: true, validFrom: `${year}-01-01T00:00:00.000Z`, invalidAt: `${year + 1}-01-01T00:00:00.000Z` });
+      const text = `S lived in Lyon in ${year}.`;
+      return { ...f, candidate: { ...f.candidate, fact_text: text, held_text: text, held_then: true } };
+    };
+    const storedIn = (year: number) =>
+      existing({ value: 'Lyon', validFrom: `${year}-01-01T00:00:00.000Z`, invalidAt: `${year + 1}-01-01T00:00:00.000Z`, factText: `S lived in Lyon in ${year}.` });
+    const late = planWrites([lyonIn(2005, 'h')], [storedIn(2006)], '2026-06-01T00:00:00.000Z');
+    expect(late.refinements.map((r) => [r.factId, r.candidateId, r.factText])).toEqual([['old', 'h', 'S lived in Lyon in 2005.']]);
+    expect(late.confirmations).toEqual([]);
+    expect(late.rechains?.map((r) => [r.factId, r.validFrom, r.invalidAt])).toEqual([['old', '2005-01-01T00:00:00.000Z', '2007-01-01T00:00:00.000Z']]);
+    // Told in order, the later period confirms the row and its text stays.
+    const inOrder = planWrites([lyonIn(2006, 'h')], [storedIn(2005)], '2026-06-01T00:00:00.000Z');
+    expect([inOrder.refinements, inOrder.confirmations]).toEqual([[], [{ factId: 'old', candidateId: 'h' }]]);
+    // A stored start that is unknown comes first: nothing told later starts before it.
+    const unknownStart = planWrites([lyonIn(2005, 'h')], [existing({ value: 'Lyon', validFrom: null, invalidAt: '2006-06-01T00:00:00.000Z' })], '2026-06-01T00:00:00.000Z');
+    expect(unknownStart.refinements).toEqual([]);
+  });
   it('said again, confirms the row it made instead of adding another', () => {
     const stored = existing({ value: 'Paris', validFrom: '2010-01-01T00:00:00.000Z', invalidAt: '2011-01-01T00:00:00.000Z' });
     const plan = planWrites([heldIn2010('Paris')], [stored], '2026-02-01T00:00:00.000Z');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { buildChain, sameWorldTime, type ChainStatement } from './chain.js';
-import { isDenial, storedAsDenial, type ExistingFactRef, type TimedFact, type WritePlan } from './contracts.js';
+import { buildChain, sameWorldTime, type ChainRun, type ChainStatement } from './chain.js';
+import { isDenial, storedAsDenial, storedFactText, type ExistingFactRef, type TimedFact, type WritePlan } from './contracts.js';
 import { normalizeValue, sameObject } from './dedup.js';
 
 const time = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
@@ -73,8 +73,25 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
   return plan;
 }
 
+/**
+ * A statement of its own time ("I lived in Lyon in 2005.", fact-dedup's `new`) that joins a stored fact's run before
+ * every statement the fact holds: the run's text is its earliest statement's, whichever arrived first ("… in 2006."
+ * told first, then "… in 2005.", read "in 2006" from 2005 on). Duplicates and refinements keep fact-dedup's choice.
+ */
+function startsStoredRun(f: TimedFact, run: ChainRun, byId: Map<string, ExistingFactRef>): boolean {
+  const stored = run.storedFactId === null || run.splitOf ? undefined : byId.get(run.storedFactId);
+  const from = time(f.validFrom);
+  if (!stored || storedAsDenial(stored) || f.decision.kind !== 'new' || run.denialIds.includes(f.id) || from === null) return false;
+  // The same words earlier only confirm the fact (its start moves back either way).
+  if (storedFactText(f.candidate) === stored.factText) return false;
+  const storedStarts = (stored.statedFrom?.length ? stored.statedFrom : [stored.validFrom]).map(time);
+  // An unknown start comes before every known one.
+  return storedStarts.every((start) => start !== null && from < start);
+}
+
 function refinementOf(f: TimedFact, factId: string, reason: string): WritePlan['refinements'][number] {
-  return { factId, candidateId: f.id, factText: f.candidate.fact_text, value: f.candidate.value, objectId: f.objectId, confidence: f.candidate.confidence, reason };
+  // The text a fact is stored with: what held, for a statement that it ended (as an insert stores it).
+  return { factId, candidateId: f.id, factText: storedFactText(f.candidate), value: f.candidate.value, objectId: f.objectId, confidence: f.candidate.confidence, reason };
 }
 
 /** One single-valued slot: arbitrate world-time ties, build the chain, write what differs from what is stored. */
@@ -158,6 +175,7 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
     for (const candidateId of folded) {
       const f = candidates.get(candidateId)!;
       if (candidateId === heldOverDenial) plan.refinements.push(refinementOf(f, run.factId, 'a statement that the value held replaces the denial that ended it'));
+      else if (startsStoredRun(f, run, byId)) plan.refinements.push(refinementOf(f, run.factId, 'the earliest statement of the value gives the interval its text'));
       else if (f.decision.kind === 'refinement' && f.decision.factId === run.factId) plan.refinements.push(refinementOf(f, run.factId, 'refinement: same statement with more detail'));
       else plan.confirmations.push({ factId: run.factId, candidateId });
       if (run.storedFactId) cause.set(run.storedFactId, candidateId);
