@@ -304,6 +304,16 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect((await stated("I didn't work at Acme until 2019."))[0].slice(0, 3)).toEqual(['Sam did not work at Acme until 2019.', 'works_at', true]);
     expect((await stated("I don't live in Paris before 2010."))[0].slice(0, 3)).toEqual(['Sam does not live in Paris before 2010.', 'lives_in', true]);
   });
+
+  it('a birth reads as it was said: "in" a year or a month, "on" a day, and its place dated, never "as of"', async () => {
+    const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+    expect(await textsOf('I was born in 1990.')).toEqual(['Sam was born in 1990.']);
+    expect(await textsOf('I was born in March 1990.')).toEqual(['Sam was born in March 1990.']);
+    expect(await textsOf('I was born on March 3, 1990.')).toEqual(['Sam was born on March 3, 1990.']);
+    expect(await textsOf('My birthday is May 5.')).toEqual(['Sam was born on May 5.']);
+    // It read "Ana was born on 1988." and "Ana was born in Lisbon as of 1988."
+    expect(await textsOf('Ana was born in Lisbon in 1988.')).toEqual(['Ana was born in 1988.', 'Ana was born in Lisbon in 1988.']);
+  });
 });
 
 describe('a switch: what was switched to is used now, what was switched from no longer', () => {

@@ -310,6 +310,15 @@ export function renderFactText(p: FactTextParts): string {
     case 'died':
       // Dated as said ("died last year"), never "as of".
       return `${s} died${p.time ? ` ${p.time}` : ''}.`;
+    case 'born_in':
+      // A birth happened once: dated as said ("born in Lisbon in 1988"), never "as of 1988".
+      if (!p.negated) return `${s} was born in ${o}${p.time ? ` ${lowerFirst(p.time)}` : ''}.`;
+      body = `${s} was not born in ${o}`;
+      break;
+    case 'born_on':
+      // A day is "on" ("on March 3, 1990"), a year or a month "in" ("born in 1990", not "born on 1990").
+      body = `${s} was ${p.negated ? 'not ' : ''}born ${/\b\d{1,2}(?:st|nd|rd|th)?\b/i.test(o) ? 'on' : 'in'} ${o}`;
+      break;
     case 'has_age':
       body = `${s} is ${o} years old`;
       break;
