@@ -280,8 +280,8 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect((await run('I got back from Tokyo.', 'Sam', '2026-11-20T10:00:00Z')).facts.filter((f) => !f.negated).map((f) => f.held_text ?? null)).toEqual([null]);
   });
 
-  it('"before" bounds a past, starts what an event began, and a denied period is never read as held', async () => {
-    const told = '2026-11-20T10:00:00Z';
+  it('"before" bounds a past, "after" starts it, "before" starts what an event began, and a denied period is never read as held', async () => {
+    const told = '2026-11-20T10:00:00.000Z';
     const stated = async (text: string) =>
       (await run(text, 'Sam', told)).facts.map((f) => {
         const { valid_from, invalid_at } = times(f, told);
@@ -290,6 +290,9 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     // A past said to be before a time ended by then: not "no longer lives in Paris before 2010".
     expect(await stated('I lived in Paris before 2010.')).toEqual([['Sam lived in Paris before 2010.', 'lives_in', true, null, '2010-01-01T00:00:00.000Z']]);
     expect(await heldOf('Before 2019 I worked at Acme.')).toEqual([['Sam worked at Acme before 2019.', 'Sam worked at Acme before 2019.']]);
+    // After a time it held from then, over by the telling: not "no longer lives in Paris after 2010", ended in 2010.
+    expect(await stated('I lived in Paris after 2010.')).toEqual([['Sam lived in Paris after 2010.', 'lives_in', true, '2010-01-01T00:00:00.000Z', told]]);
+    expect((await stated("I didn't live in Paris after 2010."))[0].slice(0, 3)).toEqual(['Sam did not live in Paris after 2010.', 'lives_in', true]);
     // What an event before a time began held from then at the latest, open: not "Sam lives in Berlin" until 2020.
     expect(await stated('I moved to Berlin before 2020.')).toEqual([
       ['Sam moved to Berlin before 2020.', 'moved_to', false, '2020-01-01T00:00:00.000Z', null],

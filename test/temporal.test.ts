@@ -105,6 +105,11 @@ describe('resolveFactTimes', () => {
       valid_from: '2009-12-31T23:00:00.000Z',
       invalid_at: '2010-12-31T23:00:00.000Z',
     });
+    // After a time: it held from then and is over by the telling ("lived in Paris after 2010" did not end in 2010).
+    expect(resolveFactTimes({ ...held, time_expression: 'after 2010' }, '2026-02-01T00:00:00Z')).toEqual({
+      valid_from: '2010-01-01T00:00:00.000Z',
+      invalid_at: '2026-02-01T00:00:00.000Z',
+    });
     // What says how long, or no time, or a time ahead, is as any negated fact: it ended by then.
     expect(resolveFactTimes({ ...held, time_expression: 'for 3 years' }, '2026-02-01T00:00:00Z')).toEqual({ valid_from: null, invalid_at: '2026-02-01T00:00:00.000Z' });
     expect(resolveFactTimes({ ...held, time_expression: null }, '2026-02-01T00:00:00Z')).toEqual({ valid_from: null, invalid_at: '2026-02-01T00:00:00.000Z' });

@@ -386,6 +386,10 @@ export function resolveFactTimes(fact: FactTimeInput, occurredAt: string, overri
     const end = endOfPeriod(resolved, timezone);
     return { valid_from: resolved.date.toISOString(), invalid_at: overrideIso ?? (end < ref ? end : ref).toISOString() };
   }
+  if (fact.negated && fact.held_then && resolved?.role === 'start' && resolved.date < ref && !DURATION_START.test(fact.time_expression ?? '')) {
+    // "lived in Paris after 2010": it held from then and is over by the telling; when it ended, the phrase does not say.
+    return { valid_from: resolved.date.toISOString(), invalid_at: overrideIso ?? refIso };
+  }
   if (fact.negated) {
     // "worked there for 3 years" says how long it lasted, not when it ended.
     const end = resolved && !DURATION_START.test(fact.time_expression ?? '') ? resolved.date.toISOString() : refIso;

@@ -5,7 +5,7 @@ import { EntityTable } from './entities.js';
 import { importanceOf } from './frames.js';
 import type { Mention } from './mentions.js';
 import type { Sentence, Token } from './nlp.js';
-import { boundsAState, datesAState } from './text.js';
+import { boundsAState, timesAPastState } from './text.js';
 
 /** Shared state and vocabulary of one analysis pass, and the single place facts are emitted. */
 
@@ -92,7 +92,7 @@ export interface Emit {
   negated: boolean;
   /** See FactDraft.ended. */
   ended?: boolean;
-  /** The simple past of a state ended it (FactDraft.heldThen holds when its time is a point: see datesAState). */
+  /** The simple past of a state ended it (FactDraft.heldThen holds when its time is a point or a start: see timesAPastState). */
   pastState?: boolean;
   time: string | null;
   confidence: number;
@@ -120,8 +120,8 @@ export function emit(ctx: Context, e: Emit): void {
     ctx.table.markUsed(objectKey);
     ctx.table.vote(objectKey, e.objectType);
   }
-  // The simple past of a state at a point in time ("in 2010"): it held then, or was denied of then.
-  const pastAtAPoint = !!e.pastState && datesAState(e.time);
+  // The simple past of a state at a point in time ("in 2010") or after one: it held then, or was denied of then.
+  const pastAtAPoint = !!e.pastState && timesAPastState(e.time);
   ctx.facts.push({
     subject: e.subject.key,
     predicate: e.predicate,
@@ -135,7 +135,7 @@ export function emit(ctx: Context, e: Emit): void {
     ended: e.negated && !!e.ended,
     heldThen: e.negated && !!e.ended && pastAtAPoint,
     // "I didn't live in Paris from 2010 to 2012" is denied of that period, as a point in time is.
-    deniedThen: e.negated && !e.ended && !!e.pastState && (datesAState(e.time) || boundsAState(e.time)),
+    deniedThen: e.negated && !e.ended && !!e.pastState && (pastAtAPoint || boundsAState(e.time)),
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,

@@ -193,6 +193,14 @@ export function datesAState(time: string | null): time is string {
   return time !== null && !NOT_A_POINT.test(time);
 }
 
+/**
+ * Whether a time phrase says when the simple past of a state held ("in 2010") or began ("after 2010": "I lived in
+ * Paris after 2010" held from 2010 and is over by the telling, not ended in 2010).
+ */
+export function timesAPastState(time: string | null): time is string {
+  return datesAState(time) || (time !== null && /^after\b/i.test(time));
+}
+
 /** Whether a time phrase can end a state, so that rendering asks whether it ended before the telling. */
 export function boundsAState(time: string | null): time is string {
   return time !== null && BOUNDING_PHRASE.test(time);
