@@ -308,6 +308,14 @@ describe('what held until it ended: the text a fact with nothing stored to end i
     expect((await stated("I don't live in Paris before 2010."))[0].slice(0, 3)).toEqual(['Sam does not live in Paris before 2010.', 'lives_in', true]);
   });
 
+  it('"was living in" is the past of living somewhere, as "was working at" is, never a visit', async () => {
+    const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
+    // compromise read "living" after "was" as an adjective: "Sam visited Rome."
+    expect(await textsOf('I was living in Rome.')).toEqual(['Sam no longer lives in Rome.']);
+    expect(await textsOf('I was still living in Oslo last year.')).toEqual(['Sam lived in Oslo last year.']);
+    expect(await textsOf('I was working at Acme.')).toEqual(['Sam no longer works at Acme.']);
+  });
+
   it('a birth reads as it was said: "in" a year or a month, "on" a day, and its place dated, never "as of"', async () => {
     const textsOf = factTexts('Sam', '2026-11-20T10:00:00Z');
     expect(await textsOf('I was born in 1990.')).toEqual(['Sam was born in 1990.']);

@@ -200,12 +200,24 @@ function retagGetParticle(doc: ReturnType<typeof nlp>, text: string): void {
   doc.match('#Copula [home] from', 0).unTag('Noun').tag('Adverb');
 }
 
+/**
+ * compromise reads "living" after "was" as an adjective ("was living" as in "was alive"), so "I was living in Rome"
+ * had no verb but "was" and read as a visit. Before a preposition of place it is the progressive of "live", as
+ * "I am living in Rome" already parses.
+ */
+function retagLivingAfterCopula(doc: ReturnType<typeof nlp>, text: string): void {
+  if (!/\bliving\b/i.test(text)) return;
+  doc.match('[#Copula] #Adverb? living (in|at|near|outside|with)', 0).tag('Auxiliary');
+  doc.match('#Copula #Adverb? [living] (in|at|near|outside|with)', 0).unTag('Adjective').tag('Gerund');
+}
+
 function parseUncached(text: string): Sentence[] {
   const normalized = normalizeInput(text);
   const doc = nlp(normalized);
   retagCoordinatedPastTense(doc);
   retagCompoundPlural(doc);
   retagGetParticle(doc, normalized);
+  retagLivingAfterCopula(doc, normalized);
   doc.compute('root');
   return (doc.docs as unknown as CompromiseTerm[][]).map((terms, index) => {
     const { tokens, text: sentenceText, offsets } = toTokens(terms);
