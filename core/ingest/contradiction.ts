@@ -5,6 +5,8 @@ import { normalizeValue, sameObject } from './dedup.js';
 
 const time = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** When each statement a stored fact stands for said it started (`statedFrom`), or its one start. */
+const statedStarts = (e: ExistingFactRef): Array<string | null> => (e.statedFrom?.length ? e.statedFrom : [e.validFrom]);
 
 /** A plan that writes nothing. */
 export function emptyWritePlan(): WritePlan {
@@ -81,12 +83,12 @@ export function planWrites(facts: TimedFact[], chains: ExistingFactRef[], occurr
 function startsStoredRun(f: TimedFact, run: ChainRun, byId: Map<string, ExistingFactRef>): boolean {
   const stored = run.storedFactId === null || run.splitOf ? undefined : byId.get(run.storedFactId);
   const from = time(f.validFrom);
-  if (!stored || storedAsDenial(stored) || f.decision.kind !== 'new' || run.denialIds.includes(f.id) || from === null) return false;
+  // A denial candidate has no start (planSlot): it never starts a run.
+  if (!stored || storedAsDenial(stored) || f.decision.kind !== 'new' || from === null) return false;
   // The same words earlier only confirm the fact (its start moves back either way).
   if (storedFactText(f.candidate) === stored.factText) return false;
-  const storedStarts = (stored.statedFrom?.length ? stored.statedFrom : [stored.validFrom]).map(time);
   // An unknown start comes before every known one.
-  return storedStarts.every((start) => start !== null && from < start);
+  return statedStarts(stored).map(time).every((start) => start !== null && from < start);
 }
 
 function refinementOf(f: TimedFact, factId: string, reason: string): WritePlan['refinements'][number] {
@@ -137,7 +139,7 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
     stored.flatMap((e) =>
       storedAsDenial(e)
         ? [{ factId: e.id, key: storedKey.get(e.id)!, from: null, statedEnd: time(e.invalidAt), isNew: false, denial: true }]
-        : (e.statedFrom?.length ? e.statedFrom : [e.validFrom]).map((from) => ({ factId: e.id, key: storedKey.get(e.id)!, from: time(from), statedEnd: storedEnd.get(e.id) ?? null, isNew: false })),
+        : statedStarts(e).map((from) => ({ factId: e.id, key: storedKey.get(e.id)!, from: time(from), statedEnd: storedEnd.get(e.id) ?? null, isNew: false })),
     );
 
   for (const f of slotFacts.filter((x) => !x.candidate.negated)) {
@@ -190,7 +192,7 @@ function planSlot(plan: WritePlan, slotFacts: TimedFact[], stored: ExistingFactR
       continue;
     }
     const before = byId.get(run.storedFactId)!;
-    const beforeStatements = (before.statedFrom?.length ? before.statedFrom : [before.validFrom]).filter((x): x is string => x !== null).map((x) => iso(time(x))!);
+    const beforeStatements = statedStarts(before).filter((x): x is string => x !== null).map((x) => iso(time(x))!);
     const sameFrom = time(before.validFrom) === run.validFrom;
     const sameStatements = beforeStatements.join() === statements.join();
     if (sameFrom && sameStatements && time(before.invalidAt) === run.invalidAt && (before.invalidatedBy ?? null) === run.invalidatedBy) continue;

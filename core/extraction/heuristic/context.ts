@@ -135,7 +135,7 @@ export function emit(ctx: Context, e: Emit): void {
     ended: e.negated && !!e.ended,
     heldThen: e.negated && !!e.ended && pastAtAPoint,
     // "I didn't live in Paris from 2010 to 2012" is denied of that period, as a point in time is.
-    deniedThen: e.negated && !e.ended && !!e.pastState && (pastAtAPoint || boundsAState(e.time)),
+    deniedThen: e.negated && !e.ended && (pastAtAPoint || (!!e.pastState && boundsAState(e.time))),
     time_expression: e.time,
     eventVerb: e.eventVerb,
     detail: e.detail,
