@@ -38,7 +38,7 @@ import { relationSizes } from './lib/relationSizes.js';
 import { openLoop } from './lib/openLoop.js';
 import { Random } from './lib/random.js';
 import { readHostTicks, stealShare } from './lib/cpuSteal.js';
-import { cpuBetween, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
+import { cpuBetween, ownCpuMs, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
 
 const KEY = 'bench-admin-key-0123456789abcdef';
@@ -62,7 +62,7 @@ interface Phase {
   rps: number;
   requests: number;
   errors: number;
-  /** CPU milliseconds per answered request, per process (from /proc; null where a process is not on this machine). */
+  /** CPU milliseconds per answered request, per process (from /proc; null where a process is not on this machine), and the load client's. */
   cpuMsPerRequest: Record<string, number | null>;
   /** The share of the host's CPU time taken by other guests meanwhile (see lib/cpuSteal.ts): high, the phase measured a slower machine. */
   cpuStealShare: number | null;
@@ -73,6 +73,8 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
   const latencies: number[] = [];
   let errors = 0;
   const cpuBefore = readCpu(cpuTargets);
+  // This process is the load's client (autocannon); its own time, not its tree's: the API is its child.
+  const clientBefore = ownCpuMs();
   const ticksBefore = readHostTicks();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -92,7 +94,7 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
       },
       (err, result) => {
         if (err) return reject(err);
-        const cpu = cpuBetween(cpuBefore, readCpu(cpuTargets));
+        const cpu = { ...cpuBetween(cpuBefore, readCpu(cpuTargets)), client: ownCpuMs() - clientBefore };
         const perRequest = (ms: number | null) => (ms === null || !result.requests.total ? null : round2(ms / result.requests.total));
         resolve({
           p50: round2(percentile(latencies, 50)),
