@@ -1,5 +1,9 @@
 import { jest } from '@jest/globals';
 import { countTokens } from 'gpt-tokenizer';
+import type { Queryable } from '../core/db/pool.js';
+import { buildContext } from '../core/retrieval/context.js';
+import { resolveRecipe } from '../core/retrieval/recipes.js';
+import { withReadClient } from '../core/retrieval/sql.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -175,6 +179,35 @@ describe('GET|POST /v1/context', () => {
     expect(body.facts[0].id).toBe(ids.advanced);
     expect(body.memories[0].id).toBe(ids.invoice);
     expect(body.token_count).toBeLessThanOrEqual(300);
+  });
+
+  it("reads its memories' standing in the statement that reads the memories", async () => {
+    const statements: string[] = [];
+    const recording = (db: Queryable): Queryable => ({
+      query: ((text: string, values?: unknown[]) => {
+        statements.push(text);
+        return db.query(text, values);
+      }) as Queryable['query'],
+    });
+    const scope = { namespace: NS, userId: USER, now: NOW, includeForgotten: false };
+    const build = (query?: string) =>
+      withReadClient(api.deps.readPool, (db) => buildContext(recording(db), api.deps.embedder, scope, { query, maxTokens: 1000, recipe: resolveRecipe(undefined, 'context') }));
+    // What a memory stated is read from fact_episode with the episode's own invalidations left out ("fact_episode own").
+    const standingReads = () => statements.filter((s) => s.includes('fact_episode own'));
+
+    const withQuery = await build('Why does the invoice show the Basic plan?');
+    expect(withQuery.memories.length).toBeGreaterThan(0);
+    // The facts, the query words' statistics, the signals, and the memories with their standing.
+    expect(statements).toHaveLength(4);
+    expect(standingReads()).toHaveLength(1);
+    expect(standingReads()[0]).toContain("'episode' AS kind");
+
+    statements.length = 0;
+    const recent = await build();
+    expect(recent.memories.length).toBeGreaterThan(0);
+    // The facts, and the recent memories with their standing.
+    expect(statements).toHaveLength(2);
+    expect(standingReads()).toHaveLength(1);
   });
 
   it('without a query shows the most recent memories', async () => {

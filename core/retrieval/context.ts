@@ -4,15 +4,16 @@ import type { EmbeddingProvider } from '../extraction/types.js';
 import { entitiesNamedIn, namedEntityIdsSql } from './entityMatch.js';
 import { memoizeBounded } from './memo.js';
 import { orderByRelevance } from './factRelevance.js';
-import { nameGrams } from './queryText.js';
 import { queryCompactFacts, type CompactFactView, type FactQuery } from './facts.js';
-import { memoryStandings, type SupersededBy } from './memoryStatus.js';
+import { hydrateWithStandings } from './hydrate.js';
+import { producedFactsColumn, standingsByEpisode, type MemoryStanding, type ProducedFactJson, type SupersededBy } from './memoryStatus.js';
 import type { Recipe } from './recipes.js';
 import { episodeFilter, referenceTime, type ReadScope } from './scope.js';
-import { runSearch } from './search.js';
+import { highlightTerms, nameGrams } from './queryText.js';
+import { searchCandidates } from './search.js';
 import { SqlParams } from './sql.js';
 import { saidAt } from './tense.js';
-import type { SearchResult } from './types.js';
+import type { ResultKind, SearchResult } from './types.js';
 import { userFactCondition } from './userEntity.js';
 import { wordCoverage } from './wordCoverage.js';
 
@@ -152,14 +153,20 @@ async function subjectCondition(db: Queryable, scope: ReadScope, query: string |
   return ids.length ? { where: (p) => `f.subject_id = ANY(${p.add(ids)}::uuid[])` } : null;
 }
 
-async function recentMemories(db: Queryable, scope: ReadScope): Promise<ContextMemory[]> {
+/** Memories with, for each episode among them that produced facts, where its statements stand. */
+interface FoundMemories {
+  memories: ContextMemory[];
+  standings: Map<string, MemoryStanding>;
+}
+
+async function recentMemories(db: Queryable, scope: ReadScope): Promise<FoundMemories> {
   const p = new SqlParams();
-  const { rows } = await db.query<{ id: string; content: string; speaker: string | null; occurred_at: Date }>(
-    `SELECT e.id, e.content, e.speaker, e.occurred_at FROM episode e WHERE ${episodeFilter(p, scope)}
+  const { rows } = await db.query<{ id: string; content: string; speaker: string | null; occurred_at: Date; produced: ProducedFactJson[] | null }>(
+    `SELECT e.id, e.content, e.speaker, e.occurred_at, ${producedFactsColumn(p, scope, 'e')} AS produced FROM episode e WHERE ${episodeFilter(p, scope)}
      ORDER BY e.occurred_at DESC, e.id DESC LIMIT ${p.add(MAX_MEMORIES)}`,
     p.values,
   );
-  return rows.map((r) => ({
+  const memories = rows.map((r): ContextMemory => ({
     type: 'episode',
     id: r.id,
     text: r.content.length > 500 ? `${r.content.slice(0, 500)}…` : r.content,
@@ -171,6 +178,15 @@ async function recentMemories(db: Queryable, scope: ReadScope): Promise<ContextM
     status: 'current',
     superseded_by: null,
   }));
+  return { memories, standings: standingsByEpisode(scope, rows) };
+}
+
+/** The memories most relevant to the query (hybrid search over episodes and facts), but the facts the block lists. */
+async function relevantMemories(db: Queryable, embedder: EmbeddingProvider, scope: ReadScope, query: string, recipe: Recipe, listedFactIds: Set<string>): Promise<FoundMemories> {
+  const request = { query, k: MAX_MEMORIES, kinds: ['episode', 'fact'] as ResultKind[], recipe, snippetChars: 500 };
+  const top = await searchCandidates(db, embedder, scope, request);
+  const { results, standings } = await hydrateWithStandings(db, scope, top, highlightTerms(query), request.snippetChars);
+  return { memories: results.slice(0, request.k).filter((r) => !listedFactIds.has(r.id)).map(toMemory), standings };
 }
 
 function toMemory(r: SearchResult): ContextMemory {
@@ -196,7 +212,7 @@ function toMemory(r: SearchResult): ContextMemory {
  * an agent from reading it as current. Search hits of kind `fact` are current
  * facts by construction (the search's fact filter) and stay as they are.
  */
-function annotate(memories: ContextMemory[], standings: Awaited<ReturnType<typeof memoryStandings>>, listed: ContextFact[]): ContextMemory[] {
+function annotate(memories: ContextMemory[], standings: Map<string, MemoryStanding>, listed: ContextFact[]): ContextMemory[] {
   const listedText = new Map(listed.map((f) => [f.id, f.fact_text]));
   return memories.flatMap((m) => {
     const standing = m.type === 'episode' ? standings.get(m.id) : undefined;
@@ -258,19 +274,9 @@ export async function buildContext(
   const allFacts = await saidAt(request.query ? orderByRelevance(byConfidence, request.query) : byConfidence, referenceTime(scope));
   const factsHeader = request.query ? FACTS_HEADER_FOR_QUERY : FACTS_HEADER;
   const factIds = new Set(allFacts.map((f) => f.id));
-  const found = request.query
-    ? (await runSearch(db, embedder, scope, {
-        query: request.query,
-        k: MAX_MEMORIES,
-        kinds: ['episode', 'fact'],
-        recipe: request.recipe,
-        snippetChars: 500,
-      }))
-        .filter((r) => !factIds.has(r.id))
-        .map(toMemory)
+  const { memories: found, standings } = request.query
+    ? await relevantMemories(db, embedder, scope, request.query, request.recipe, factIds)
     : await recentMemories(db, scope);
-  const standings = await memoryStandings(db, scope, found.filter((m) => m.type === 'episode').map((m) => m.id));
-
   const max = request.maxTokens;
   // +1 for the joining newline.
   const cost = (line: string) => lineTokenCount(line) + 1;

@@ -103,6 +103,12 @@ export async function fuseAndRerank(db: Queryable, scope: ReadScope, rankings: S
   return rerankByConversation(fused, links, recipe);
 }
 
+/** The fused, re-ranked candidates for the top `k` results, with a little slack: hydration drops rows that hang on forgotten entities. */
+export async function searchCandidates(db: Queryable, embedder: EmbeddingProvider, scope: ReadScope, request: SearchRequest): Promise<Fused[]> {
+  const fused = await fuseAndRerank(db, scope, await collectSignals(db, embedder, scope, request), request.recipe);
+  return fused.slice(0, request.k + 5);
+}
+
 /**
  * Hybrid search on one connection: each enabled signal ranks candidates,
  * weighted RRF fuses them, conversation context re-ranks them, and the top k
@@ -114,9 +120,7 @@ export async function runSearch(
   scope: ReadScope,
   request: SearchRequest,
 ): Promise<SearchResult[]> {
-  const fused = await fuseAndRerank(db, scope, await collectSignals(db, embedder, scope, request), request.recipe);
-  // A little slack: hydration drops rows that hang on forgotten entities.
-  const top = fused.slice(0, request.k + 5);
+  const top = await searchCandidates(db, embedder, scope, request);
   const results = await hydrate(db, scope, top, highlightTerms(request.query), request.snippetChars);
   return results.slice(0, request.k);
 }
