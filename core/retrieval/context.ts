@@ -10,10 +10,10 @@ import { producedFactsColumn, standingsByEpisode, type MemoryStanding, type Prod
 import type { Recipe } from './recipes.js';
 import { episodeFilter, referenceTime, type ReadScope } from './scope.js';
 import { highlightTerms, nameGrams } from './queryText.js';
-import { searchCandidates } from './search.js';
+import { searchCandidates, type SearchRequest } from './search.js';
 import { SqlParams } from './sql.js';
 import { saidAt } from './tense.js';
-import type { ResultKind, SearchResult } from './types.js';
+import type { SearchResult } from './types.js';
 import { userFactCondition } from './userEntity.js';
 import { wordCoverage } from './wordCoverage.js';
 
@@ -66,6 +66,8 @@ const lineTokenCount = memoizeBounded((line) => countTokens(line), 50_000);
 
 const MAX_FACTS = 60;
 const MAX_MEMORIES = 15;
+/** Characters of a memory's text a block shows, as the recent memories are cut too. */
+const MEMORY_SNIPPET_CHARS = 500;
 /** Facts may take this share of the budget while there are memories to show; unused room flows both ways. */
 const FACT_SHARE = 0.6;
 const FACTS_HEADER = 'Known facts (current, most certain first):';
@@ -169,7 +171,7 @@ async function recentMemories(db: Queryable, scope: ReadScope): Promise<FoundMem
   const memories = rows.map((r): ContextMemory => ({
     type: 'episode',
     id: r.id,
-    text: r.content.length > 500 ? `${r.content.slice(0, 500)}…` : r.content,
+    text: r.content.length > MEMORY_SNIPPET_CHARS ? `${r.content.slice(0, MEMORY_SNIPPET_CHARS)}…` : r.content,
     speaker: r.speaker,
     occurred_at: r.occurred_at.toISOString(),
     score: 0,
@@ -183,10 +185,10 @@ async function recentMemories(db: Queryable, scope: ReadScope): Promise<FoundMem
 
 /** The memories most relevant to the query (hybrid search over episodes and facts), but the facts the block lists. */
 async function relevantMemories(db: Queryable, embedder: EmbeddingProvider, scope: ReadScope, query: string, recipe: Recipe, listedFactIds: Set<string>): Promise<FoundMemories> {
-  const request = { query, k: MAX_MEMORIES, kinds: ['episode', 'fact'] as ResultKind[], recipe, snippetChars: 500 };
+  const request: SearchRequest = { query, k: MAX_MEMORIES, kinds: ['episode', 'fact'], recipe, snippetChars: MEMORY_SNIPPET_CHARS };
   const top = await searchCandidates(db, embedder, scope, request);
-  const { results, standings } = await hydrateWithStandings(db, scope, top, highlightTerms(query), request.snippetChars);
-  return { memories: results.slice(0, request.k).filter((r) => !listedFactIds.has(r.id)).map(toMemory), standings };
+  const { results, standings } = await hydrateWithStandings(db, scope, top, highlightTerms(query), MEMORY_SNIPPET_CHARS);
+  return { memories: results.slice(0, MAX_MEMORIES).filter((r) => !listedFactIds.has(r.id)).map(toMemory), standings };
 }
 
 function toMemory(r: SearchResult): ContextMemory {
