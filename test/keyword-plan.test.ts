@@ -25,8 +25,9 @@ describe('keyword scan plan', () => {
         fc.constantFrom(1_000, 100_000),
         fc.constantFrom([0], [1000], [200, 3000]),
         fc.constantFrom(0, 500, 1e12),
-        (terms, rows, phaseRows, pairRows) => {
-          const plan = planKeywordScan(terms, rows, { phaseRows, pairRows })!;
+        fc.constantFrom('rarer' as const, 'joint' as const),
+        (terms, rows, phaseRows, pairRows, pairEstimate) => {
+          const plan = planKeywordScan(terms, rows, { phaseRows, pairRows, pairEstimate })!;
           expect(plan.phases.length).toBeLessThanOrEqual(phaseCount({ phaseRows, pairRows }));
           const generating = new Set(plan.candidates.split(' | ').map((o) => o.slice(1, -1)));
           // Every set of terms a row can hold, with its score.
@@ -74,5 +75,21 @@ describe('keyword scan plan', () => {
     expect(plan.phases[1].unreadBound).toBeCloseTo(idf.mercuri + idf.work, 12);
     expect(plan.phases[2].unreadBound).toBe(Number.NEGATIVE_INFINITY);
     expect(terms.filter((t) => t.share > COMMON_TERM_SHARE).map((t) => t.lexeme)).toEqual(['work']);
+  });
+
+  it('pairs two common-ish words that rarely meet only when pairs are estimated jointly', () => {
+    const term = (lexeme: string, share: number): KeywordTerm => ({ lexeme, share, idf: Math.log(1 + (1 - share) / (share + 0.0001)) });
+    // A person's first and last name, each in about 2 % of a million rows: 18,000 rows apiece, together about 360.
+    const terms = [term('aurora', 0.018), term('lopez', 0.019), term('work', 0.25)];
+    const options = { phaseRows: [1000], pairRows: 1000 };
+    const byRarer = planKeywordScan(terms, 1_000_000, options)!;
+    expect(byRarer.phases.map((p) => p.match)).toEqual(["'aurora'", "'lopez'"]);
+    const joint = planKeywordScan(terms, 1_000_000, { ...options, pairEstimate: 'joint' })!;
+    // "work" meets either name in about 4,500 rows: too many to pair.
+    expect(joint.phases.map((p) => p.match)).toEqual(["('aurora' & 'lopez')", "'aurora'", "'lopez'"]);
+    const idf = Object.fromEntries(terms.map((t) => [t.lexeme, t.idf]));
+    // After the pair, an unread row holds one name, with "work" at best.
+    expect(joint.phases[0].unreadBound).toBeCloseTo(idf.aurora + idf.work, 12);
+    expect(joint.phases[1].readBefore).toBe("('aurora' & 'lopez')");
   });
 });

@@ -86,9 +86,11 @@ describe('keyword signal: the phased scan returns what scoring every match retur
         fc.constantFrom([0], [0, 0], [0, 30], [10, 60], [5, 20, 80]),
         // No pair phase, pairs of rare terms only, every pair.
         fc.constantFrom(0, 15, Number.MAX_SAFE_INTEGER),
-        async (words, depth, phaseRows, pairRows) => {
+        // Pairs estimated by the rarer term, or by both terms' shares together (more pairs, the namespace-wide plan).
+        fc.constantFrom('rarer' as const, 'joint' as const),
+        async (words, depth, phaseRows, pairRows, pairEstimate) => {
           const query = words.join(' ');
-          const pruned = await keywordLists(query, depth, { phaseRows, pairRows });
+          const pruned = await keywordLists(query, depth, { phaseRows, pairRows, pairEstimate });
           const everything = await keywordLists(query, depth, EVERYTHING);
           expect(pruned).toEqual(everything);
           if (everything.some((list) => list.hits.length)) nonEmpty++;

@@ -34,10 +34,18 @@ export interface KeywordPlanOptions {
   /**
    * A first phase reads the rows holding a generating term together with
    * another query term (a person's first and last name, an employer and a
-   * project, a name and "work") when the rarer of the two matches at most
-   * this many estimated rows; 0 turns it off.
+   * project, a name and "work") when the pair matches at most this many
+   * estimated rows (`pairEstimate`); 0 turns it off.
    */
   pairRows: number;
+  /**
+   * How a pair's rows are estimated: `rarer` (the default) by the rarer
+   * term's, which the pair cannot exceed; `joint` by both terms' shares
+   * multiplied, as if they were independent. Which pays depends on what else
+   * bounds the scan (see keyword.ts): `joint` pairs terms that are each common
+   * but rarely meet, whose rows a scan of either term would read by the thousand.
+   */
+  pairEstimate?: 'rarer' | 'joint';
 }
 
 /** Terms in more than this share of rows still score, but stop generating candidates (unless every term is that common). */
@@ -98,11 +106,12 @@ export function planKeywordScan(terms: KeywordTerm[], tableRows: number, options
   const common = terms.filter((t) => !generating.includes(t));
   const rows = Math.max(tableRows, 0);
 
-  // Pairs of a generating term with any other term, the rarer of the two at most pairRows rows.
+  // Pairs of a generating term with any other term that match at most pairRows estimated rows.
   const pairs: Array<[KeywordTerm, KeywordTerm]> = [];
   if (options.pairRows > 0 && terms.length >= 2 && terms.length <= MAX_PAIR_TERMS) {
     const ordered = [...generating, ...common];
-    generating.forEach((a, i) => ordered.slice(i + 1).forEach((b) => Math.min(a.share, b.share) * rows <= options.pairRows && pairs.push([a, b])));
+    const pairShare = options.pairEstimate === 'joint' ? (a: KeywordTerm, b: KeywordTerm) => a.share * b.share : (a: KeywordTerm, b: KeywordTerm) => Math.min(a.share, b.share);
+    generating.forEach((a, i) => ordered.slice(i + 1).forEach((b) => pairShare(a, b) * rows <= options.pairRows && pairs.push([a, b])));
   }
 
   // Rarity phases: cumulative estimated rows against the bounds, rarest first.
