@@ -168,8 +168,8 @@ const WIDE_PLAN: KeywordPlanOptions = { ...DEFAULT_PLAN, pairEstimate: 'joint' }
 /**
  * Full-text matches of any query term (an OR query, not the all-terms
  * default), ranked by the summed rarity of the terms a row contains, then by
- * recency; one list per kind. The options shape the scan's
- * phases, `narrowOptions` in a narrow scope (isNarrow), `wideOptions` namespace-wide
+ * recency; one list per kind. The options shape the scan's phases:
+ * `narrowOptions` in a narrow scope (isNarrow), `wideOptions` namespace-wide
  * (tests compare them: the lists must not change).
  */
 export function keywordBranchesWith(narrowOptions: KeywordPlanOptions, wideOptions: KeywordPlanOptions = narrowOptions): SignalBranchBuilder {

@@ -50,6 +50,12 @@ export interface KeywordPlanOptions {
 
 /** Terms in more than this share of rows still score, but stop generating candidates (unless every term is that common). */
 export const COMMON_TERM_SHARE = 0.05;
+/** A pair's estimated share of the rows, by `KeywordPlanOptions.pairEstimate`. */
+const PAIR_SHARE: Record<NonNullable<KeywordPlanOptions['pairEstimate']>, (a: KeywordTerm, b: KeywordTerm) => number> = {
+  rarer: (a, b) => Math.min(a.share, b.share),
+  joint: (a, b) => a.share * b.share,
+};
+
 /** The pair phase is planned for at most this many terms (the bounds enumerate their subsets). */
 const MAX_PAIR_TERMS = 8;
 
@@ -110,7 +116,7 @@ export function planKeywordScan(terms: KeywordTerm[], tableRows: number, options
   const pairs: Array<[KeywordTerm, KeywordTerm]> = [];
   if (options.pairRows > 0 && terms.length >= 2 && terms.length <= MAX_PAIR_TERMS) {
     const ordered = [...generating, ...common];
-    const pairShare = options.pairEstimate === 'joint' ? (a: KeywordTerm, b: KeywordTerm) => a.share * b.share : (a: KeywordTerm, b: KeywordTerm) => Math.min(a.share, b.share);
+    const pairShare = PAIR_SHARE[options.pairEstimate ?? 'rarer'];
     generating.forEach((a, i) => ordered.slice(i + 1).forEach((b) => pairShare(a, b) * rows <= options.pairRows && pairs.push([a, b])));
   }
 
