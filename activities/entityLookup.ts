@@ -32,11 +32,13 @@ export async function lookupProseEntities(
 ): Promise<EntityMatchRow[]> {
   const { rows } = await pool.query<EntityMatchRow>(
     `SELECT c.idx, m.id, m.name, m.type, m.aliases, m.similarity, m.via
-       FROM jsonb_to_recordset($3::jsonb) AS c(idx int, keys text[], vec vector, type text, bases text[])
+       FROM jsonb_to_recordset($3::jsonb) AS c(idx int, name_key text, keys text[], vec vector, type text, bases text[])
       CROSS JOIN LATERAL (
         (SELECT id, name, type, aliases, 1.0::float8 AS similarity, 'exact' AS via FROM entity
           WHERE namespace = $1 AND scope_user = $2 AND merged_into IS NULL AND forgotten_at IS NULL
             AND (name_key = ANY(c.keys) OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = ANY(c.keys)))
+          -- The candidate's own name first: many entities may share a first name as an alias.
+          ORDER BY name_key = c.name_key DESC, name_key = ANY(c.keys) DESC
           LIMIT ${EXACT_PER_CANDIDATE})
         UNION ALL
         (SELECT id, name, type, aliases, 1 - (name_embedding <=> c.vec) AS similarity, 'vector' AS via FROM entity
@@ -61,6 +63,7 @@ export async function lookupProseEntities(
       JSON.stringify(
         entities.map((candidate, idx) => ({
           idx,
+          name_key: canonicalKey(candidate.name),
           keys: lookupKeys(candidate),
           vec: toVectorSql(vectors[idx]),
           type: candidate.type,

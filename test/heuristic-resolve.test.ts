@@ -66,6 +66,29 @@ describe('judgeEntities', () => {
     expect(decisions).toEqual([{ index: 3, match_id: 'near' }]);
   });
 
+  it('a full name beats a shared first name: "Aurora Lopez" (called "Aurora") is Aurora Lopez, whoever the lookup listed first', async () => {
+    const chen = existing('chen', 'Aurora Chen', 'person', 1, ['Aurora']);
+    const lopez = existing('lopez', 'Aurora Lopez', 'person', 1, ['Aurora']);
+    const candidate = { name: 'Aurora Lopez', type: 'person' as const, aliases: ['Aurora'] };
+    const decisions = await judge([
+      { index: 0, candidate, nearest: [chen, lopez] },
+      { index: 1, candidate, nearest: [lopez, chen] },
+    ]);
+    expect(decisions.map((d) => d.match_id)).toEqual(['lopez', 'lopez']);
+  });
+
+  it('two different full names sharing only an alias are two people: a new Aurora Lopez does not join Aurora Chen', async () => {
+    const decisions = await judge([
+      { index: 0, candidate: { name: 'Aurora Lopez', type: 'person', aliases: ['Aurora'] }, nearest: [existing('chen', 'Aurora Chen', 'person', 1, ['Aurora'])] },
+      // One side's name is the other's alias: still the same.
+      { index: 1, candidate: { name: 'Aurora', type: 'person', aliases: [] }, nearest: [existing('chen', 'Aurora Chen', 'person', 1, ['Aurora'])] },
+      { index: 2, candidate: { name: 'Robert Smith', type: 'person', aliases: ['Bob Smith'] }, nearest: [existing('bob', 'Bob Smith', 'person', 1)] },
+      // Only aliases shared, one name a single word: the same (a nickname known on both sides).
+      { index: 3, candidate: { name: 'Robbie', type: 'person', aliases: ['Bob'] }, nearest: [existing('bob', 'Bob Smith', 'person', 1, ['Bob'])] },
+    ]);
+    expect(decisions.map((d) => d.match_id)).toEqual([null, 'chen', 'bob', 'bob']);
+  });
+
   it('answers new when there is no neighbour, one decision per item', async () => {
     const decisions = await judge([
       { index: 0, candidate: { name: 'Nobody', type: 'person', aliases: [] }, nearest: [] },
