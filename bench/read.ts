@@ -1,4 +1,4 @@
-// npm run bench:read -- --size 100000 [--users 300] [--duration 20] [--connections 8] [--reuse]
+// npm run bench:read -- --size 100000 [--users 300] [--duration 20] [--connections 8] [--reuse] [--api-processes 1]
 //
 // Fills one namespace with N generated episodes (several hundred users, their
 // entities and facts) by bulk SQL (a million in about 20 minutes here: each
@@ -48,6 +48,8 @@ const userCount = Number(args.get('users') ?? 300);
 const duration = Number(args.get('duration') ?? 20);
 const connections = Number(args.get('connections') ?? 8);
 const reuse = args.has('reuse');
+// The API served from this many processes (API_PROCESSES); recorded as `api_processes`.
+const apiProcesses = Number(args.get('api-processes') ?? 1);
 const openShare = Number(args.get('open-share') ?? 0.5);
 if (!(openShare > 0 && openShare < 1)) throw new Error('--open-share must be between 0 and 1');
 const log = (m: string) => console.log(`[bench:read] ${m}`);
@@ -175,7 +177,7 @@ async function main() {
   const sizes = await relationSizes(deps.pool);
 
   // Reads need no Temporal: the address is never dialled.
-  const api = await startApiProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY });
+  const api = await startApiProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY, API_PROCESSES: String(apiProcesses) });
   const url = api.url;
   const postgres = await postmasterPid(deps.pool);
   // The processes whose CPU each phase reports: the API and the PostgreSQL server (when local).
@@ -282,6 +284,7 @@ async function main() {
     errors:
       context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0) + Object.values(open).reduce((n, phase) => n + phase.errors, 0),
     connections,
+    api_processes: apiProcesses,
     duration_s: duration,
     facts: corpus.facts.length,
     entities: corpus.entities.length,

@@ -1,4 +1,4 @@
-// `npm run bench:write -- [--rate R | --rates 200,500,1000] [--duration 30] [--connections 50] [--workers 1]`
+// `npm run bench:write -- [--rate R | --rates 200,500,1000] [--duration 30] [--connections 50] [--workers 1] [--api-processes 1]`
 //
 // How fast POST /v1/memories acknowledges, and whether anything acknowledged
 // goes missing, against the API and worker processes on a real PostgreSQL + a
@@ -13,6 +13,7 @@
 //   connections as fast as they are answered, which measures saturation.
 // With one `--rate R` the JSON keeps the closed-loop fields and adds
 // `offered_rate`; the default run writes `{rates: [...], saturation}`.
+// `--api-processes N` serves the API from N processes (API_PROCESSES), recorded as `api_processes`.
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -24,6 +25,7 @@ const args = parseArgs();
 const closedConnections = Number(args.get('connections') ?? 50);
 const duration = Number(args.get('duration') ?? 30);
 const workers = Number(args.get('workers') ?? 1);
+const apiProcesses = Number(args.get('api-processes') ?? 1);
 const singleRate = args.has('rate') ? Number(args.get('rate')) : null;
 const rates = singleRate !== null ? [singleRate] : (args.get('rates') ?? '200,500,1000').split(',').map(Number);
 if (rates.some((r) => !Number.isFinite(r) || r <= 0)) throw new Error('--rate/--rates need positive numbers');
@@ -147,11 +149,11 @@ async function warmUp(stack: BenchStack): Promise<void> {
   });
 }
 
-const stack = await startBenchStack({ database: 'mnemo_bench_write', workers, env: { MAX_PENDING_EPISODES: '1000000' } });
+const stack = await startBenchStack({ database: 'mnemo_bench_write', workers, env: { MAX_PENDING_EPISODES: '1000000', API_PROCESSES: String(apiProcesses) } });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
 await db.connect();
 try {
-  const machine = { cores: os.cpus().length };
+  const machine = { cores: os.cpus().length, api_processes: apiProcesses };
   if (singleRate !== null) {
     await warmUp(stack);
     const output = { ...(await openStage(stack, db, singleRate)), machine };

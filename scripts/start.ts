@@ -61,6 +61,8 @@ function stopAll(): Promise<void> {
 async function startAll(): Promise<void> {
   // The all-in-one start needs nothing prepared: the first start builds the local embedding model.
   ensureEmbeddingModel(config);
+  // PGlite is one session in this process: its API serves from this process alone.
+  if (config.API_PROCESSES > 1) logger.warn({ API_PROCESSES: config.API_PROCESSES }, 'API_PROCESSES applies to `npm run api`; npm start serves from one process');
   // Start the services and the worker's process first (it loads its modules and bundles the workflow
   // code meanwhile), then load the API's (large) module graph while the Temporal dev server boots.
   const servicesStarting = startEmbeddedServices(config, logger);

@@ -6,6 +6,8 @@ import { authenticate, requireRole } from '../auth.js';
 export interface MetricsRouteOptions {
   /** A worker's Temporal SDK Prometheus endpoint whose text is appended (npm start: the in-process worker's). */
   workerMetricsUrl?: string;
+  /** This process's own families summed over every API process (api/cluster/: API_PROCESSES > 1); unset: this process's. */
+  processText?: () => Promise<string>;
 }
 
 const MATCHED_ROUTE = Symbol('matchedRoute');
@@ -74,7 +76,7 @@ export function metricsRoutes(deps: Deps, options: MetricsRouteOptions = {}): Ro
         },
       ];
   router.get('/metrics', ...guard, async (_req, res) => {
-    const [own, worker] = await Promise.all([deps.metrics.text(), options.workerMetricsUrl ? workerText(options.workerMetricsUrl) : '']);
+    const [own, worker] = await Promise.all([deps.metrics.text(options.processText), options.workerMetricsUrl ? workerText(options.workerMetricsUrl) : '']);
     res.set('Content-Type', deps.metrics.contentType).send(worker ? `${own}\n${worker}` : own);
   });
   return router;

@@ -168,6 +168,13 @@ export const configSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * `npm run api` serves from this many processes sharing its port (node:cluster; api/cluster/): one Node process
+   * serves on one core; on two cores a second raised the writes acknowledged at saturation, not the latency at a
+   * given rate (README, "Two API processes").
+   * Each process opens its own pools (up to 2.5 x DB_POOL_MAX connections) and its per-process bounds.
+   */
+  API_PROCESSES: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(64, 'must be at most 64').default(1),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

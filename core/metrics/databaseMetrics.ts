@@ -17,7 +17,7 @@ export const SCRAPE_STATEMENT_TIMEOUT_MS = 2_000;
  */
 export function registerDatabaseMetrics(metrics: Metrics, pool: Pool, onError?: (err: unknown) => void): SnapshotLoader {
   const loader = new SnapshotLoader(pool, { maxAgeMs: SNAPSHOT_MAX_AGE_MS, statementTimeoutMs: SCRAPE_STATEMENT_TIMEOUT_MS, onError });
-  const registers = [metrics.registry];
+  const registers = [metrics.databaseRegistry];
 
   /** A family refilled from the snapshot on every scrape (counters too: their totals are the table's). */
   function family<L extends string>(
@@ -78,7 +78,7 @@ export function registerDatabaseMetrics(metrics: Metrics, pool: Pool, onError?: 
   });
 
   new DatabaseHistogram(
-    { name: 'mnemo_stage_duration_seconds', help: 'Duration of finished extraction stage attempts, by stage', labelNames: ['stage'], buckets: STAGE_DURATION_BUCKETS, registry: metrics.registry },
+    { name: 'mnemo_stage_duration_seconds', help: 'Duration of finished extraction stage attempts, by stage', labelNames: ['stage'], buckets: STAGE_DURATION_BUCKETS, registry: metrics.databaseRegistry },
     async () => {
       const snapshot = await loader.get();
       return [...byStage(snapshot)].map(([stage, rows]) => ({
@@ -90,7 +90,7 @@ export function registerDatabaseMetrics(metrics: Metrics, pool: Pool, onError?: 
     },
   );
   new DatabaseHistogram(
-    { name: 'mnemo_dream_run_duration_seconds', help: 'Duration of finished dream runs', labelNames: [], buckets: DREAM_DURATION_BUCKETS, registry: metrics.registry },
+    { name: 'mnemo_dream_run_duration_seconds', help: 'Duration of finished dream runs', labelNames: [], buckets: DREAM_DURATION_BUCKETS, registry: metrics.databaseRegistry },
     async () => {
       const snapshot = await loader.get();
       return snapshot ? [{ labels: {}, counts: snapshot.dreamDurations.buckets, sum: snapshot.dreamDurations.sum, count: snapshot.dreamDurations.count }] : [];

@@ -18,13 +18,17 @@ export type RefusalKind = 'read' | 'write';
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * One process's Prometheus registry and the metrics the API records as it
- * serves (built once in buildDeps, passed in; prom-client's global registry is
- * never used, so two apps in one process never share counters). Values kept in
- * the database are added by registerDatabaseMetrics, computed at scrape time.
+ * One process's Prometheus registries (built once in buildDeps, passed in;
+ * prom-client's global registry is never used, so two apps in one process never
+ * share counters): `registry` holds what this process records as it serves,
+ * `databaseRegistry` the values kept in the database (registerDatabaseMetrics,
+ * computed at scrape time). Apart, because with several API processes
+ * (API_PROCESSES) the first is summed over the processes and the second is the
+ * same in each.
  */
 export class Metrics {
   readonly registry = new Registry();
+  readonly databaseRegistry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly refusals: Counter<'kind'>;
   private readGate: ReadGateView | undefined;
@@ -48,11 +52,12 @@ export class Metrics {
     });
     for (const kind of ['read', 'write'] as const) this.refusals.inc({ kind }, 0);
     // Gauges read at scrape time from the live objects, so they are never stale.
-    const gauge = (name: string, help: string, read: () => number | undefined) =>
+    const gauge = (name: string, help: string, read: () => number | undefined, aggregator: 'sum' | 'max' = 'sum') =>
       new Gauge({
         name,
         help,
         registers,
+        aggregator,
         collect(this: Gauge) {
           const value = read();
           if (value !== undefined) this.set(value);
@@ -61,7 +66,7 @@ export class Metrics {
     gauge('mnemo_read_gate_in_flight', 'Reads being served now (admitted by the read gate)', () => this.readGate?.inProgress);
     gauge('mnemo_read_gate_queue_length', 'Reads waiting for their turn in the read gate', () => this.readGate?.waiting);
     gauge('mnemo_read_gate_capacity', 'Reads served at once (READ_CONCURRENCY)', () => this.readGate?.capacity);
-    gauge('mnemo_write_backlog_episodes', "Episodes pending or extracting as this API process last counted them (the write bound's input)", () => this.backlog?.estimate);
+    gauge('mnemo_write_backlog_episodes', "Episodes pending or extracting as this API process last counted them (the write bound's input)", () => this.backlog?.estimate, 'max'); // every process counts the same table
   }
 
   /** The read gate of the app being served (the latest one when an app is built twice). */
@@ -77,8 +82,10 @@ export class Metrics {
     this.refusals.inc({ kind });
   }
 
-  text(): Promise<string> {
-    return this.registry.metrics();
+  /** The exposition text; `processText` replaces this process's own families (the sum over API processes, api/cluster/). */
+  async text(processText?: () => Promise<string>): Promise<string> {
+    const [own, database] = await Promise.all([processText ? processText() : this.registry.metrics(), this.databaseRegistry.metrics()]);
+    return `${own.trimEnd()}\n${database}`;
   }
 
   get contentType(): string {
