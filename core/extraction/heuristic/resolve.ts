@@ -1,5 +1,5 @@
 import { nameKey } from '../../domain/canonical.js';
-import type { EntityCandidate, ExistingEntity, ResolutionDecision, ResolutionItem } from '../types.js';
+import type { ExistingEntity, ResolutionDecision, ResolutionItem } from '../types.js';
 
 /**
  * Same-or-new judgement for entity resolution without a model: an existing
@@ -17,6 +17,12 @@ function compatible(a: string, b: string): boolean {
 
 const isFullName = (key: string) => key.includes(' ');
 
+/** A candidate's name keys, computed once per candidate rather than once per entity compared. */
+interface CandidateKeys {
+  name: string;
+  aliases: Set<string>;
+}
+
 /**
  * How an existing entity's names meet the candidate's, strongest first: 1 the same name; 2 one side's name is
  * an alias of the other's; 3 they share an alias only. Two different full names that share only an alias
@@ -25,11 +31,9 @@ const isFullName = (key: string) => key.includes(' ');
  * equals, a new Aurora Lopez joined Aurora Chen, and a known one lost her new facts to whichever of the two the
  * lookup listed first.
  */
-function exactTier(c: EntityCandidate, e: ExistingEntity): 1 | 2 | 3 | 'distinct' | null {
-  const name = nameKey(c.name);
+function exactTier({ name, aliases }: CandidateKeys, e: ExistingEntity): 1 | 2 | 3 | 'distinct' | null {
   const existingName = nameKey(e.name);
   if (name && name === existingName) return 1;
-  const aliases = new Set(c.aliases.map(nameKey).filter(Boolean));
   const existingAliases = new Set(e.aliases.map(nameKey));
   if ((name && existingAliases.has(name)) || aliases.has(existingName)) return 2;
   if (![...aliases].some((a) => existingAliases.has(a))) return null;
@@ -38,15 +42,16 @@ function exactTier(c: EntityCandidate, e: ExistingEntity): 1 | 2 | 3 | 'distinct
 
 export function judgeItem(item: ResolutionItem): ResolutionDecision {
   const c = item.candidate;
+  const keys: CandidateKeys = { name: nameKey(c.name), aliases: new Set(c.aliases.map(nameKey).filter(Boolean)) };
   // Nearest first; ties keep the caller's order so the decision is deterministic.
   const ranked = item.nearest.map((e, i) => ({ e, i })).sort((a, b) => b.e.similarity - a.e.similarity || a.i - b.i).map((x) => x.e);
+  const tiers = new Map(ranked.map((e) => [e, exactTier(keys, e)]));
   // The strongest name match wins; among equals, the nearest.
-  const tiers = new Map(ranked.map((e) => [e, exactTier(c, e)]));
-  const exact = ranked
-    .filter((e) => compatible(e.type, c.type))
-    .map((e) => ({ e, tier: tiers.get(e) }))
-    .filter((x): x is { e: ExistingEntity; tier: 1 | 2 | 3 } => typeof x.tier === 'number')
-    .reduce<{ e: ExistingEntity; tier: number } | null>((best, x) => (best === null || x.tier < best.tier ? x : best), null);
+  let exact: { e: ExistingEntity; tier: number } | null = null;
+  for (const e of ranked) {
+    const tier = tiers.get(e);
+    if (typeof tier === 'number' && compatible(e.type, c.type) && (exact === null || tier < exact.tier)) exact = { e, tier };
+  }
   if (exact) return { index: item.index, match_id: exact.e.id };
   const close = ranked.find((e) => e.similarity >= SIMILARITY_THRESHOLD && e.type === c.type && tiers.get(e) !== 'distinct');
   return { index: item.index, match_id: close ? close.id : null };
