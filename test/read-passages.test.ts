@@ -52,17 +52,24 @@ describe('passage vectors of longer episodes', () => {
 
   it('stores one vector per passage and replaces them when the episode is embedded again', async () => {
     const count = async () => (await api.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM episode_passage WHERE episode_id = $1', [ids.long])).rows[0].n;
+    // The row says whether it has passages: a narrow search probes episode_passage only for those.
+    const flagged = async (id: string) => (await api.deps.pool.query<{ has_passages: boolean }>('SELECT has_passages FROM episode WHERE id = $1', [id])).rows[0].has_passages;
     expect(await count()).toBe(episodePassages({ speaker: 'Ana', content: LONG }).length);
+    expect(await flagged(ids.long)).toBe(true);
+    expect(await flagged(ids.short1)).toBe(false);
     await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, speaker: 'Ana', content: LONG }], { passages: true });
     expect(await count()).toBe(episodePassages({ speaker: 'Ana', content: LONG }).length);
     const shortened = { id: ids.short0, speaker: 'Ana', content: FILLER[0] };
     await storeEpisodeVectors(api.deps.pool, embedder, [shortened], { passages: true });
     expect((await api.deps.pool.query('SELECT 1 FROM episode_passage WHERE episode_id = $1', [ids.short0])).rowCount).toBe(0);
+    expect(await flagged(ids.short0)).toBe(false);
     // EPISODE_PASSAGES=false embeds the episode alone and drops what was stored before; turning it back on restores them.
     await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, speaker: 'Ana', content: LONG }], { passages: false });
     expect(await count()).toBe(0);
+    expect(await flagged(ids.long)).toBe(false);
     await storeEpisodeVectors(api.deps.pool, embedder, [{ id: ids.long, speaker: 'Ana', content: LONG }], { passages: true });
     expect(await count()).toBe(episodePassages({ speaker: 'Ana', content: LONG }).length);
+    expect(await flagged(ids.long)).toBe(true);
   });
 
   it.each([

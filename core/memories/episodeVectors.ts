@@ -10,10 +10,11 @@ export interface EmbeddableEpisode extends Turn {
 /**
  * Episodes' vectors and their passages' in one statement: all or none. A
  * re-run replaces the passages; ordinals no longer produced are removed.
- * Passages take their namespace from the episode row.
+ * Passages take their namespace from the episode row, and the row records
+ * whether it has any (`has_passages`: narrow searches probe only those).
  */
 const STORE = `WITH own AS (
-    UPDATE episode e SET embedding = u.v::vector, embedding_model = $3
+    UPDATE episode e SET embedding = u.v::vector, embedding_model = $3, has_passages = $4::uuid[] @> ARRAY[u.id]
       FROM unnest($1::uuid[], $2::text[]) AS u(id, v) WHERE e.id = u.id RETURNING e.id, e.namespace),
   passage AS (SELECT * FROM unnest($4::uuid[], $5::int[], $6::text[]) AS p(episode_id, ordinal, v)),
   stale AS (DELETE FROM episode_passage ps WHERE ps.episode_id = ANY($1::uuid[])

@@ -152,6 +152,7 @@ export async function updateMemory(
               -- New content: embedded again at the start of its run, passages included; extracted again.
               embedding = CASE WHEN $4::boolean THEN NULL ELSE embedding END,
               embedding_model = CASE WHEN $4::boolean THEN NULL ELSE embedding_model END,
+              has_passages = CASE WHEN $4::boolean THEN false ELSE has_passages END,
               status = CASE WHEN $4::boolean THEN 'pending' ELSE status END,
               error = CASE WHEN $4::boolean THEN NULL ELSE error END,
               workflow_id = $6

@@ -23,9 +23,15 @@ export function readsScopeEpisodes(input: SignalInput): boolean {
   return isNarrow(input.scope) && input.recipe.weights.vector > 0 && input.recipe.depths.vector > 0 && input.kinds.has('episode');
 }
 
-/** An episode's cosine distance to `q`: its own vector's or its closest passage's, whichever is nearer. */
+/**
+ * An episode's cosine distance to `q`: its own vector's or its closest
+ * passage's, whichever is nearer. Only an episode with passages probes for
+ * them (`has_passages`): most have none, and the probe cost more than the
+ * distance (one user's 3,334 episodes at a million: 5.2 → 2.5 ms).
+ */
 function episodeDistance(alias: string, q: string): string {
-  return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1))`;
+  const passages = `CASE WHEN ${alias}.has_passages THEN coalesce((SELECT min(ps.embedding <=> ${q}) FROM episode_passage ps WHERE ps.episode_id = ${alias}.id), 1) ELSE 1 END`;
+  return `LEAST(coalesce(${alias}.embedding <=> ${q}, 1), ${passages})`;
 }
 
 /**

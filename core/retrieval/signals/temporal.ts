@@ -29,7 +29,11 @@ async function topicality(p: SqlParams, input: SignalInput): Promise<Topicality>
   // A scalar subquery is evaluated once (an InitPlan); `to_tsquery` itself, with a parameter in a generic plan, parsed
   // and stemmed the query again for every row of the window (about 5 µs a row).
   const q = `(SELECT to_tsquery('english', ${p.add(input.tsquery)}))`;
-  return { score: (_embedding, tsv) => `(0.2 + ts_rank_cd(${tsv}, ${q}, 32))`, distance: null, matches: (tsv) => `${tsv} @@ ${q}` };
+  // Cover density only where a query word is: it is 0 elsewhere, but computing it read the whole tsvector of every
+  // row of the window, 3.5 µs a row against 0.8 µs for the match ("gardening plans in 2025" for one user at a
+  // million episodes, 3,334 rows: 11.8 → 2.8 ms).
+  const matches = (tsv: string) => `${tsv} @@ ${q}`;
+  return { score: (_embedding, tsv) => `(0.2 + CASE WHEN ${matches(tsv)} THEN ts_rank_cd(${tsv}, ${q}, 32) ELSE 0 END)`, distance: null, matches };
 }
 
 /** Windows holding more rows than this are searched through the embedding index (see `windowBranches`). */
