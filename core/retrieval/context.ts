@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import type { Queryable } from '../db/pool.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
-import { entitiesNamedIn, namedEntityIdsSql } from './entityMatch.js';
+import { namedEntityIdsSql, topNamedEntityIdsSql } from './entityMatch.js';
 import { memoizeBounded } from './memo.js';
 import { orderByRelevance } from './factRelevance.js';
 import { queryCompactFacts, type CompactFactView, type FactQuery } from './facts.js';
@@ -136,10 +136,10 @@ export function renderedTokenCount(parts: string[][]): number {
  * fact learnt for the user when no entity is known to stand for them) and those
  * of the entities the query names in the user's scope, which lead ("where does
  * Lena live?" asked for Sam: his sister's home); without a user id, the
- * entities the query names exactly or by an alias (a typo's near match is left
- * to the search below). Null for none.
+ * three entities the query names most strongly, exactly or by an alias (a
+ * typo's near match is left to the search below). Null for none.
  */
-async function subjectCondition(db: Queryable, scope: ReadScope, query: string | undefined): Promise<Pick<FactQuery, 'where' | 'lead'> | null> {
+function subjectCondition(scope: ReadScope, query: string | undefined): Pick<FactQuery, 'where' | 'lead'> | null {
   const { userId } = scope;
   if (userId !== undefined) {
     const own = (p: SqlParams) => userFactCondition(p, { ...scope, userId });
@@ -150,9 +150,10 @@ async function subjectCondition(db: Queryable, scope: ReadScope, query: string |
       lead: (p) => `f.subject_id IN (${namedEntityIdsSql(p, scope, grams)})`,
     };
   }
-  if (!query) return null;
-  const ids = (await entitiesNamedIn(db, scope, query, 3, { fuzzy: false })).map((s) => s.id);
-  return ids.length ? { where: (p) => `f.subject_id = ANY(${p.add(ids)}::uuid[])` } : null;
+  const grams = query ? nameGrams(query) : null;
+  if (!grams?.keys.length) return null;
+  // The three entities named most strongly, looked up inside the facts statement: one round trip fewer.
+  return { where: (p) => `f.subject_id IN (${topNamedEntityIdsSql(p, scope, grams, 3)})` };
 }
 
 /** Memories with, for each episode among them that produced facts, where its statements stand. */
@@ -271,7 +272,7 @@ export async function buildContext(
   request: ContextRequest,
 ): Promise<ContextBlock> {
   const scope = request.minConfidence === undefined ? readScope : { ...readScope, minConfidence: request.minConfidence };
-  const subjects = await subjectCondition(db, scope, request.query);
+  const subjects = subjectCondition(scope, request.query);
   const byConfidence = subjects ? await queryCompactFacts(db, scope, { ...subjects, order: 'effective', limit: MAX_FACTS }) : [];
   const allFacts = await saidAt(request.query ? orderByRelevance(byConfidence, request.query) : byConfidence, referenceTime(scope));
   const factsHeader = request.query ? FACTS_HEADER_FOR_QUERY : FACTS_HEADER;
