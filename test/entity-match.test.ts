@@ -1,4 +1,6 @@
-import { entitiesNamedIn } from '../core/retrieval/entityMatch.js';
+import { entitiesNamedIn, topNamedEntityIdsSql } from '../core/retrieval/entityMatch.js';
+import { nameGrams } from '../core/retrieval/queryText.js';
+import { SqlParams } from '../core/retrieval/sql.js';
 import type { ReadScope } from '../core/retrieval/scope.js';
 import { insertEntity, type ReadApi, useReadApi } from './support/graphFixtures.js';
 
@@ -36,6 +38,19 @@ describe('entities a query names: exact names and aliases first, trigram matches
     const all = await named(8);
     expect(await named(3)).toEqual(all.slice(0, 3));
     expect(await named(2)).toEqual(all.slice(0, 2));
+  });
+
+  it('as a subquery (what a namespace-wide context block reads facts of), names the same top entities in the same order', async () => {
+    for (const limit of [1, 2, 3, 8]) {
+      const p = new SqlParams();
+      const sql = topNamedEntityIdsSql(p, scope, nameGrams(QUESTION), limit);
+      const { rows } = await api.deps.pool.query<{ id: string }>(sql, p.values);
+      expect(rows.map((r) => r.id)).toEqual((await named(limit, false)).map((s) => s.id));
+    }
+    // Exact names (Ana Lee, Bo Chen) come before the alias (Dee): a limit of 2 leaves Cy Diaz out.
+    const p = new SqlParams();
+    const { rows } = await api.deps.pool.query<{ id: string }>(topNamedEntityIdsSql(p, scope, nameGrams(QUESTION), 2), p.values);
+    expect(rows.map((r) => r.id).sort()).toEqual([ids.ana, ids.bo].sort());
   });
 
   it('leaves trigram matches out when asked to, keeping exact names and aliases', async () => {
