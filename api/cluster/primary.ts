@@ -57,10 +57,11 @@ export async function runApiPrimary(config: Config, parentLogger: Logger): Promi
       if (metricsSum.onMessage(raw)) return;
       const request = clusterMetricsRequest.safeParse(raw);
       if (!request.success) return;
+      const reply = (answer: { text: string } | { error: string }) =>
+        worker.isConnected() && worker.send({ type: 'mnemo:cluster-metrics-reply', id: request.data.id, ...answer } satisfies ClusterMetricsReply);
       void metricsSum.collect(processes()).then(
-        (text) => worker.isConnected() && worker.send({ type: 'mnemo:cluster-metrics-reply', id: request.data.id, text } satisfies ClusterMetricsReply),
-        (err: unknown) =>
-          worker.isConnected() && worker.send({ type: 'mnemo:cluster-metrics-reply', id: request.data.id, error: (err as Error).message } satisfies ClusterMetricsReply),
+        (text) => reply({ text }),
+        (err: unknown) => reply({ error: (err as Error).message }),
       );
     });
     worker.once('exit', (code, signal) => {

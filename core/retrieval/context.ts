@@ -141,17 +141,17 @@ export function renderedTokenCount(parts: string[][]): number {
  */
 function subjectCondition(scope: ReadScope, query: string | undefined): Pick<FactQuery, 'where' | 'lead'> | null {
   const { userId } = scope;
+  const grams = query ? nameGrams(query) : null;
+  const namesSome = !!grams?.keys.length;
   if (userId !== undefined) {
     const own = (p: SqlParams) => userFactCondition(p, { ...scope, userId });
-    const grams = query ? nameGrams(query) : null;
-    if (!grams?.keys.length) return { where: own };
+    if (!namesSome) return { where: own };
     return {
       where: (p) => `(${own(p)} OR f.subject_id IN (${namedEntityIdsSql(p, scope, grams)}))`,
       lead: (p) => `f.subject_id IN (${namedEntityIdsSql(p, scope, grams)})`,
     };
   }
-  const grams = query ? nameGrams(query) : null;
-  if (!grams?.keys.length) return null;
+  if (!namesSome) return null;
   // The three entities named most strongly, looked up inside the facts statement: one round trip fewer.
   return { where: (p) => `f.subject_id IN (${topNamedEntityIdsSql(p, scope, grams, 3)})` };
 }

@@ -31,6 +31,11 @@ export function namedEntityIdsSql(p: SqlParams, scope: ReadScope, grams: NameGra
   return `SELECT named.id FROM (${exactlyNamedSql(p, entityFilter(p, scope), grams)}) named`;
 }
 
+/** SQL of (id, score) ranking `branches` of (id, score): each entity once at its best score, strongest first, then by id, the first `top`. */
+function strongestFirst(branches: string, top: string): string {
+  return `SELECT m.id, m.score FROM (SELECT u.id, max(u.score) AS score FROM (${branches}) u GROUP BY u.id) m ORDER BY m.score DESC, m.id LIMIT ${top}`;
+}
+
 /**
  * SQL selecting the ids of the `limit` entities a query's `grams` name most
  * strongly (exact name before alias, then by id): what `entitiesNamedIn` with
@@ -38,8 +43,7 @@ export function namedEntityIdsSql(p: SqlParams, scope: ReadScope, grams: NameGra
  * saves a round trip.
  */
 export function topNamedEntityIdsSql(p: SqlParams, scope: ReadScope, grams: NameGrams, limit: number): string {
-  return `SELECT m.id FROM (SELECT named.id, max(named.score) AS score FROM (${exactlyNamedSql(p, entityFilter(p, scope), grams)}) named GROUP BY named.id) m
-     ORDER BY m.score DESC, m.id LIMIT ${p.add(limit)}`;
+  return `SELECT t.id FROM (${strongestFirst(exactlyNamedSql(p, entityFilter(p, scope), grams), p.add(limit))}) t`;
 }
 
 /**
@@ -67,8 +71,8 @@ export async function entitiesNamedIn(db: Queryable, scope: ReadScope, query: st
   const { rows } = await db.query<{ id: string; score: number; type: string; names: string[] }>(
     `WITH ${named}
      SELECT m.id, m.score, n.type, ARRAY(SELECT DISTINCT x FROM unnest(n.name_key || ARRAY(SELECT lower(a) FROM unnest(n.aliases) a)) x) AS names
-     FROM (SELECT id, max(score) AS score FROM (${branches.join(' UNION ALL ')}) u GROUP BY id) m JOIN entity n ON n.id = m.id
-     ORDER BY m.score DESC, m.id LIMIT ${top}`,
+     FROM (${strongestFirst(branches.join(' UNION ALL '), top)}) m JOIN entity n ON n.id = m.id
+     ORDER BY m.score DESC, m.id`,
     p.values,
   );
   return rows.map((r) => ({ id: r.id, score: Number(r.score), type: r.type, names: r.names }));
