@@ -112,7 +112,8 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
       // The same user again, as the (namespace, coalesce(user_id, ''), occurred_at) index states it: with it the
       // generic plan reads only the user's rows in the window. Without it, it read every row of the user through the
       // scope index and checked the range on each (a month at a million episodes: 3,333 rows, 5.8 ms to count the
-      // window and 4.5 ms to score it, for none in it).
+      // window and 4.5 ms to score it, for none in it). The index also carries user_id and forgotten_at, so the
+      // window's count reads no row (migration 20261206010000).
       const userWindow = scope.userId === undefined ? '' : ` AND coalesce(r.user_id, '') = ${p.add(scope.userId)}`;
       parts.push({
         kind: 'episode',
