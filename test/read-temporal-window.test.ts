@@ -197,8 +197,8 @@ describe('temporal signal over wide windows', () => {
   it("narrowed to a user, counts only the user's rows in the window, from an index alone", async () => {
     // The scope index (namespace, user_id) hands over every row of the user to check the range on: a month at a
     // million episodes read 3,333 rows for none in it. Then the count still read each row of the window from the
-    // heap for user_id and forgotten_at ("… in 2025" for one user at a million: 3,334 rows, 6.6 ms); the index
-    // carries both now (1.6 ms). Here 30 users with 200 turns each through 2025.
+    // heap for user_id and forgotten_at ("… in 2025" for one user at a million: 3,334 rows, 6.5–8.5 ms); the
+    // index carries both now (1.4–1.7 ms). Here 30 users with 200 turns each through 2025.
     const pool = api.deps.pool;
     const users = 'window_users';
     await insertEntity(pool, { namespace: users, name: 'Bulk' });
