@@ -40,7 +40,10 @@ describe('keyword scan plan', () => {
             // Read by exactly one phase: the first whose query it matches.
             const readBy = plan.phases.findIndex((ph) => matches(ph.match, candidate.lexemes));
             expect(readBy).toBeGreaterThanOrEqual(0);
+            // A row a phase's query matches holds one of the phase's generators (what the per-user term index is asked).
+            expect(plan.phases[readBy].generators.some((g) => candidate.lexemes.has(g))).toBe(true);
             plan.phases.forEach((ph, k) => {
+              if (matches(ph.match, candidate.lexemes)) expect(ph.generators.some((g) => candidate.lexemes.has(g))).toBe(true);
               expect(matches(ph.readBefore, candidate.lexemes)).toBe(k > readBy);
               if (k < readBy) expect(candidate.score).toBeLessThanOrEqual(ph.unreadBound + 1e-9);
             });

@@ -6,7 +6,7 @@ import { keywordBranchesWith, SCORE_SLOTS } from '../core/retrieval/signals/keyw
 import type { KeywordPlanOptions } from '../core/retrieval/signals/keywordPlan.js';
 import { runSignalStatement } from '../core/retrieval/signals/statement.js';
 import { keywordTsQuery } from '../core/retrieval/queryText.js';
-import { SqlParams } from '../core/retrieval/sql.js';
+import { SqlParams, withReadClient } from '../core/retrieval/sql.js';
 import { refreshTermStats } from '../core/retrieval/termStats.js';
 import type { RankedList, ResultKind } from '../core/retrieval/types.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
@@ -36,6 +36,8 @@ function zipfWords(seed: number) {
   return (n: number) => Array.from({ length: n }, word).join(' ');
 }
 
+const USERS = ['kw-ann', 'kw-bob', 'kw-cy'];
+
 describe('keyword signal: the phased scan returns what scoring every match returns', () => {
   let api: ReadApi;
   const scope: ReadScope = { namespace: NS, now: NOW, includeForgotten: false };
@@ -45,7 +47,9 @@ describe('keyword signal: the phased scan returns what scoring every match retur
     const db = api.deps.pool;
     const text = zipfWords(7);
     for (let i = 0; i < 400; i++) {
-      await insertEpisode(db, { namespace: NS, content: `${text(3 + (i % 6))}.`, occurredAt: new Date(Date.UTC(2026, 0, 1 + (i % 150), i % 24)) });
+      // Three users' turns and some without a user, so a per-user scan has other users' postings to skip.
+      const userId = i % 4 === 3 ? undefined : USERS[i % 3];
+      await insertEpisode(db, { namespace: NS, userId, content: `${text(3 + (i % 6))}.`, occurredAt: new Date(Date.UTC(2026, 0, 1 + (i % 150), i % 24)) });
     }
     const subject = await insertEntity(db, { namespace: NS, name: 'Subject' });
     for (let i = 0; i < 250; i++) {
@@ -56,9 +60,9 @@ describe('keyword signal: the phased scan returns what scoring every match retur
     await refreshTermStats(db);
   });
 
-  const keywordInput = (query: string, depth: number, kinds: ResultKind[]): SignalInput => ({
+  const keywordInput = (query: string, depth: number, kinds: ResultKind[], userId?: string): SignalInput => ({
     db: api.deps.pool,
-    scope,
+    scope: { ...scope, userId },
     recipe: { ...RECIPES.keyword_only, depths: { ...RECIPES.keyword_only.depths, keyword: depth } },
     kinds: new Set(kinds),
     query,
@@ -67,9 +71,9 @@ describe('keyword signal: the phased scan returns what scoring every match retur
     window: null,
   });
 
-  async function keywordLists(query: string, depth: number, options: KeywordPlanOptions): Promise<RankedList[]> {
+  async function keywordLists(query: string, depth: number, options: KeywordPlanOptions, userId?: string): Promise<RankedList[]> {
     const p = new SqlParams();
-    const part = await keywordBranchesWith(options)(keywordInput(query, depth, ['episode', 'fact']), p);
+    const part = await keywordBranchesWith(options)(keywordInput(query, depth, ['episode', 'fact'], userId), p);
     if (!part) return [];
     return (await runSignalStatement(api.deps.pool, p, [part])).get('keyword') ?? [];
   }
@@ -99,6 +103,47 @@ describe('keyword signal: the phased scan returns what scoring every match retur
       { numRuns: 200, seed: 23 },
     );
     expect(nonEmpty).toBeGreaterThan(160);
+  });
+
+  it("narrowed to a user, reading each phase through the user's postings returns what scoring every match of the user returns", async () => {
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(3, 10, 30),
+        fc.constantFrom([0], [10, 60], [5, 20, 80]),
+        fc.constantFrom(0, 15, Number.MAX_SAFE_INTEGER),
+        fc.constantFrom(...USERS),
+        async (words, depth, phaseRows, pairRows, userId) => {
+          const query = words.join(' ');
+          const byUserTerms = await keywordLists(query, depth, { phaseRows, pairRows, userTerms: true }, userId);
+          const everything = await keywordLists(query, depth, EVERYTHING, userId);
+          expect(byUserTerms).toEqual(everything);
+          if (everything.some((list) => list.hits.length)) nonEmpty++;
+        },
+      ),
+      { numRuns: 120, seed: 31 },
+    );
+    expect(nonEmpty).toBeGreaterThan(90);
+  });
+
+  it("narrowed to a user, a phase reads that user's postings of its words, not the words' postings over the table", async () => {
+    const p = new SqlParams();
+    const part = (await keywordBranchesWith({ phaseRows: [0], pairRows: 0, userTerms: true })(keywordInput(`${VOCABULARY[0]} ${VOCABULARY[40]}`, 10, ['episode'], USERS[1]), p))!;
+    // The read path's own kind of plan: a prepared statement's generic plan, on a read-path connection.
+    const quote = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
+    const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? `ARRAY[${v.map(quote).join(', ')}]::text[]` : quote(v));
+    const plan = await withReadClient(api.deps.readPool, async (db) => {
+      await db.query(`PREPARE user_phases AS WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`);
+      try {
+        const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE user_phases(${p.values.map(literal).join(', ')})`);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await db.query('DEALLOCATE user_phases');
+      }
+    });
+    expect(plan).toMatch(/Bitmap Index Scan on episode_user_terms_idx/);
+    expect(plan).not.toMatch(/episode_tsv_idx|episode_scope_idx/);
   });
 
   it('scores rows alike whether the query has term slots to spare or is summed over its unnested terms', async () => {

@@ -57,14 +57,15 @@ describe('migrations', () => {
 
   it('creates HNSW indexes on every embedding column and GIN indexes on full-text columns', async () => {
     await migrate(db.url);
-    const indexes = await query<{ tablename: string; indexdef: string }>(
-      "SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+    const indexes = await query<{ tablename: string; indexname: string; indexdef: string }>(
+      "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'",
     );
     const hnsw = indexes.filter((i) => /USING hnsw/i.test(i.indexdef));
     expect(hnsw.map((i) => i.tablename).sort()).toEqual(['entity', 'episode', 'episode_passage', 'fact']);
     for (const i of hnsw) expect(i.indexdef).toMatch(/vector_cosine_ops/);
     const gin = indexes.filter((i) => /USING gin/i.test(i.indexdef) && /_tsv/.test(i.indexdef));
-    expect(gin.map((i) => i.tablename).sort()).toEqual(['episode', 'fact']);
+    // Each table's words, and each user's words in their episodes (the keyword signal narrowed to a user).
+    expect(gin.map((i) => `${i.tablename}.${i.indexname}`).sort()).toEqual(['episode.episode_tsv_idx', 'episode.episode_user_terms_idx', 'fact.fact_tsv_idx']);
     const vectorColumns = await query<{ table_name: string; column_name: string }>(
       "SELECT table_name, column_name FROM information_schema.columns WHERE udt_name = 'vector' AND table_schema = 'public'",
     );

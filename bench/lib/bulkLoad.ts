@@ -11,6 +11,7 @@ import type { Corpus } from './corpus.js';
 const DEFERRED_INDEXES = [
   'episode_embedding_idx',
   'episode_tsv_idx',
+  'episode_user_terms_idx',
   'fact_embedding_idx',
   'fact_tsv_idx',
   'entity_name_embedding_idx',

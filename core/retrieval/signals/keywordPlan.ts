@@ -12,6 +12,8 @@ export interface KeywordTerm {
  */
 export interface KeywordPhase {
   match: string;
+  /** Lexemes one of which every row matching `match` holds (what an index of single terms is asked for). */
+  generators: string[];
   readBefore: string | null;
   unreadBound: number;
 }
@@ -46,6 +48,12 @@ export interface KeywordPlanOptions {
    * but rarely meet, whose rows a scan of either term would read by the thousand.
    */
   pairEstimate?: 'rarer' | 'joint';
+  /**
+   * Narrowed to a user, find each phase's rows through the per-user term index
+   * (`episode_user_terms_idx`: a user's postings of a word) instead of the word's
+   * postings over the whole table (see keyword.ts). Episodes only.
+   */
+  userTerms?: boolean;
 }
 
 /** Terms in more than this share of rows still score, but stop generating candidates (unless every term is that common). */
@@ -133,7 +141,9 @@ export function planKeywordScan(terms: KeywordTerm[], tableRows: number, options
   const read: string[] = [];
   if (pairs.length) {
     const pairQuery = anyOf(pairs.map(([a, b]) => `(${tsqueryOperand(a.lexeme)} & ${tsqueryOperand(b.lexeme)})`));
-    phases.push({ match: pairQuery, readBefore: null, unreadBound: maxUnreadScore(generating, common, pairs) });
+    // Each pair's first term is the rarer one (or the only generating one): its postings hold the pair's rows.
+    const firsts = [...new Set(pairs.map(([a]) => a.lexeme))];
+    phases.push({ match: pairQuery, generators: firsts, readBefore: null, unreadBound: maxUnreadScore(generating, common, pairs) });
     read.push(pairQuery);
   }
   const readTerms = new Set<KeywordTerm>();
@@ -141,7 +151,7 @@ export function planKeywordScan(terms: KeywordTerm[], tableRows: number, options
     const match = anyOf(group.map((t) => tsqueryOperand(t.lexeme)));
     group.forEach((t) => readTerms.add(t));
     const open = generating.filter((t) => !readTerms.has(t));
-    phases.push({ match, readBefore: read.length ? anyOf(read) : null, unreadBound: maxUnreadScore(open, common, pairs) });
+    phases.push({ match, generators: group.map((t) => t.lexeme), readBefore: read.length ? anyOf(read) : null, unreadBound: maxUnreadScore(open, common, pairs) });
     read.push(match);
   }
   return { terms, candidates: anyOf(generating.map((t) => tsqueryOperand(t.lexeme))), phases };
