@@ -79,17 +79,21 @@ describe('keyword signal: the phased scan returns what scoring every match retur
   }
 
   const EVERYTHING: KeywordPlanOptions = { phaseRows: [Number.MAX_SAFE_INTEGER], pairRows: 0 };
+  /** A query of one to six distinct words (one no row holds), and how many rows each list keeps. */
+  const QUERY_WORDS = fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 6 });
+  const DEPTHS = fc.constantFrom(3, 10, 30);
+  /** No pair phase, pairs of rare terms only, every pair. */
+  const PAIR_ROWS = fc.constantFrom(0, 15, Number.MAX_SAFE_INTEGER);
 
   it('for any query, depth, phase bounds and pair phase, the lists equal those of one phase reading every match', async () => {
     let nonEmpty = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 6 }),
-        fc.constantFrom(3, 10, 30),
+        QUERY_WORDS,
+        DEPTHS,
         // Estimated rows per phase bound: the rarest term alone, then two or three phases of different sizes.
         fc.constantFrom([0], [0, 0], [0, 30], [10, 60], [5, 20, 80]),
-        // No pair phase, pairs of rare terms only, every pair.
-        fc.constantFrom(0, 15, Number.MAX_SAFE_INTEGER),
+        PAIR_ROWS,
         // Pairs estimated by the rarer term, or by both terms' shares together (more pairs, the namespace-wide plan).
         fc.constantFrom('rarer' as const, 'joint' as const),
         async (words, depth, phaseRows, pairRows, pairEstimate) => {
@@ -109,10 +113,10 @@ describe('keyword signal: the phased scan returns what scoring every match retur
     let nonEmpty = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.constantFrom(...VOCABULARY, 'zqunknownx'), { minLength: 1, maxLength: 6 }),
-        fc.constantFrom(3, 10, 30),
+        QUERY_WORDS,
+        DEPTHS,
         fc.constantFrom([0], [10, 60], [5, 20, 80]),
-        fc.constantFrom(0, 15, Number.MAX_SAFE_INTEGER),
+        PAIR_ROWS,
         fc.constantFrom(...USERS),
         async (words, depth, phaseRows, pairRows, userId) => {
           const query = words.join(' ');
