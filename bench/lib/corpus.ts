@@ -246,12 +246,12 @@ export function benchQuery(r: Random, user: CorpusUser): string {
 
 /**
  * Questions the way agents ask them (issue 23's findings): about a person by name, naming two entities at once,
- * with names that are no dictionary word (the corpus's employers: Initech, Cyberdyne, Proseware …, and rare
+ * about a period, with names that are no dictionary word (the corpus's employers: Initech, Cyberdyne, Proseware …, and rare
  * first names), sent with a user scope or namespace-wide.
  */
 export function agentQuery(r: Random, user: CorpusUser): string {
   const first = user.name.split(' ')[0];
-  switch (r.int(6)) {
+  switch (r.int(7)) {
     case 0:
       return `where does ${user.name} work`;
     case 1:
@@ -262,6 +262,9 @@ export function agentQuery(r: Random, user: CorpusUser): string {
       return `${user.employer} ${r.pick(user.projects)} status`;
     case 4:
       return `Has ${first} been to ${r.pick(user.places)} with ${r.pick(user.friends)}?`;
+    case 6:
+      // A time window, asked about a company rather than a person: namespace-wide it spans everyone's facts.
+      return `what happened at ${user.employer} last month`;
     default:
       return `what does ${user.name} do at ${user.employer}`;
   }

@@ -47,6 +47,11 @@ interface WindowRows {
   inWindow: string;
   /** The same rows stated so that no B-tree index can serve the window, where one could (see the episode's). */
   inWindowUnindexed?: string;
+  /**
+   * The ids of the rows in the window as a query (alias `w`), where an index alone yields them: then the count
+   * and the exact scan share them, one index-only scan, and the exact scan reads only those rows, by id.
+   */
+  idsInWindow?: string;
   /** The columns `score` reads. */
   columns: string;
   /** The row's tsvector column. */
@@ -69,10 +74,15 @@ function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, dep
   const table = rows.kind;
   const limit = p.add(depth);
   const select = (a: string) => `SELECT 'temporal' AS signal, '${rows.kind}' AS kind, ${a}.id, ${rows.score(a)} AS score, 0::float8 AS tiebreak`;
-  const exact = (gate: string) => `(${select('r')} FROM ${table} r WHERE ${rows.inWindow}${gate} ORDER BY score DESC, r.id LIMIT ${limit})`;
-  if (!topical.distance && !topical.matches) return { ctes: [], branches: [exact('')] };
+  const exactOver = (inWindow: string, gate: string) => `(${select('r')} FROM ${table} r WHERE ${inWindow}${gate} ORDER BY score DESC, r.id LIMIT ${limit})`;
+  if (!topical.distance && !topical.matches) return { ctes: [], branches: [exactOver(rows.inWindow, '')] };
   const cte = `temporal_${rows.kind}_window`;
   const wide = `(SELECT wide FROM ${cte})`;
+  // The window's first exactScanMax + 1 ids, when an index alone yields them: the count reads them and, when they
+  // are all there are, the exact scan reads just those rows.
+  const idsCte = `${cte}_ids`;
+  const ids = rows.idsInWindow ? `${idsCte} AS MATERIALIZED (${rows.idsInWindow} LIMIT ${p.add(exactScanMax + 1)})` : null;
+  const exact = exactOver(ids ? `r.id = ANY(ARRAY(SELECT id FROM ${idsCte}))` : rows.inWindow, ` AND NOT ${wide}`);
   // A wide window's rows come from an index: the HNSW walk nearest the query, or (words scoring) the rows holding
   // a query word from the GIN index. A window's other rows would only tie at the floor score (ordered by id).
   const indexed = topical.distance
@@ -82,11 +92,10 @@ function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, dep
       ORDER BY score DESC, near.id LIMIT ${limit})`
     : `(${select('r')} FROM ${table} r WHERE ${rows.inWindowUnindexed ?? rows.inWindow} AND ${topical.matches!(`r.${rows.tsv}`)} AND ${wide}
       ORDER BY score DESC, r.id LIMIT ${limit})`;
+  const counted = ids ? idsCte : `(SELECT 1 FROM ${table} r WHERE ${rows.inWindow} LIMIT ${p.add(exactScanMax + 1)}) w`;
   return {
-    ctes: [
-      `${cte} AS (SELECT count(*) > ${p.add(exactScanMax)} AS wide FROM (SELECT 1 FROM ${table} r WHERE ${rows.inWindow} LIMIT ${p.add(exactScanMax + 1)}) w)`,
-    ],
-    branches: [exact(` AND NOT ${wide}`), indexed],
+    ctes: [...(ids ? [ids] : []), `${cte} AS (SELECT count(*) > ${p.add(exactScanMax)} AS wide FROM ${counted})`],
+    branches: [exact, indexed],
   };
 }
 
@@ -133,6 +142,11 @@ export function temporalBranchesWith(exactScanMax: number): SignalBranchBuilder 
         kind: 'fact',
         // No B-tree serves a validity overlap: the HNSW walk needs no disguise here.
         inWindow: factOverlapFilter(p, scope, window.start, window.end, 'r'),
+        // Namespace-wide, the window's facts are picked from the live-validity index alone (it carries every
+        // column the overlap and the decay floor test, and the id), then read by id. Its key only bounds where
+        // validity starts: a bitmap scan read every fact begun before the window's end from the heap to keep the
+        // overlapping ones ("… in September" at 100,000 episodes: 19,950 read for 4,529, 21 ms).
+        idsInWindow: scope.userId === undefined ? `SELECT w.id FROM fact w WHERE ${factOverlapFilter(p, scope, window.start, window.end, 'w')}` : undefined,
         columns: 'r.id, r.embedding, r.fact_tsv',
         tsv: 'fact_tsv',
         score: (a) => `${topical.score(`${a}.embedding`, `${a}.fact_tsv`)}::float8`,
