@@ -6,10 +6,11 @@ import { keywordBranchesWith, SCORE_SLOTS } from '../core/retrieval/signals/keyw
 import type { KeywordPlanOptions } from '../core/retrieval/signals/keywordPlan.js';
 import { runSignalStatement } from '../core/retrieval/signals/statement.js';
 import { keywordTsQuery } from '../core/retrieval/queryText.js';
-import { SqlParams, withReadClient } from '../core/retrieval/sql.js';
+import { SqlParams } from '../core/retrieval/sql.js';
 import { refreshTermStats } from '../core/retrieval/termStats.js';
 import type { RankedList, ResultKind } from '../core/retrieval/types.js';
 import { insertEntity, insertEpisode, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
+import { explainPrepared } from './support/plans.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'kwprune';
@@ -135,17 +136,8 @@ describe('keyword signal: the phased scan returns what scoring every match retur
     const p = new SqlParams();
     const part = (await keywordBranchesWith({ phaseRows: [0], pairRows: 0, userTerms: true })(keywordInput(`${VOCABULARY[0]} ${VOCABULARY[40]}`, 10, ['episode'], USERS[1]), p))!;
     // The read path's own kind of plan: a prepared statement's generic plan, on a read-path connection.
-    const quote = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
-    const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? `ARRAY[${v.map(quote).join(', ')}]::text[]` : quote(v));
-    const plan = await withReadClient(api.deps.readPool, async (db) => {
-      await db.query(`PREPARE user_phases AS WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`);
-      try {
-        const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE user_phases(${p.values.map(literal).join(', ')})`);
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      } finally {
-        await db.query('DEALLOCATE user_phases');
-      }
-    });
+    const rows = await explainPrepared<{ 'QUERY PLAN': string }>(api.deps.readPool, `WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`, p.values, 'COSTS OFF');
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Bitmap Index Scan on episode_user_terms_idx/);
     expect(plan).not.toMatch(/episode_tsv_idx|episode_scope_idx/);
   });

@@ -5,19 +5,18 @@ import type { ReadScope } from '../core/retrieval/scope.js';
 import { withReadClient } from '../core/retrieval/sql.js';
 import { userFactCondition } from '../core/retrieval/userEntity.js';
 import { insertEntity, type ReadApi, useReadApi } from './support/graphFixtures.js';
-import { nodesOf, type PlanNode } from './support/plans.js';
+import { nodesOf, preparedPlan } from './support/plans.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'rank_plan';
 
 describe("a user's facts ranked for a context block", () => {
   let api: ReadApi;
-  let subject: string;
 
   useReadApi(NOW, async (started) => {
     api = started;
     const pool = api.deps.pool;
-    subject = await insertEntity(pool, { namespace: NS, name: 'Bulk', scopeUser: 'u1' });
+    const subject = await insertEntity(pool, { namespace: NS, name: 'Bulk', scopeUser: 'u1' });
     // 30 users with 100 facts each, of three decay classes and spread confidence, so the ranking has work to do.
     await pool.query(
       `INSERT INTO fact (id, namespace, scope_user, subject_id, predicate, predicate_raw, family, value, fact_text, memory_kind, importance,
@@ -51,16 +50,7 @@ describe("a user's facts ranked for a context block", () => {
     // prepared statement's generic plan, on a read-path connection): the ranking's, then the kept facts' by id.
     const scope: ReadScope = { namespace: NS, userId: 'u1', now: NOW, includeForgotten: false, minConfidence: 0.05 };
     const { text, values } = await factsStatement(scope);
-    const literal = (v: unknown) => (v === null ? 'NULL' : `'${(v instanceof Date ? v.toISOString() : String(v)).replace(/'/g, "''")}'`);
-    const rows = await withReadClient(api.deps.readPool, async (db) => {
-      await db.query(`PREPARE user_facts AS ${text}`);
-      try {
-        return (await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) EXECUTE user_facts(${values.map(literal).join(', ')})`)).rows;
-      } finally {
-        await db.query('DEALLOCATE user_facts');
-      }
-    });
-    const scans = nodesOf(rows[0]['QUERY PLAN'][0].Plan)
+    const scans = nodesOf(await preparedPlan(api.deps.readPool, text, values))
       .filter((n) => n['Relation Name'] === 'fact')
       .map((n) => [n['Node Type'], n['Index Name']]);
     expect(scans).toEqual([

@@ -7,7 +7,7 @@ import type { SignalBranches } from '../core/retrieval/signals/statement.js';
 import { temporalBranchesWith } from '../core/retrieval/signals/temporal.js';
 import { SqlParams } from '../core/retrieval/sql.js';
 import { embedder, insertEntity, insertEpisode, type ReadApi, useReadApi } from './support/graphFixtures.js';
-import { nodesOf, type PlanNode } from './support/plans.js';
+import { nodesOf, type PlanNode, preparedPlan } from './support/plans.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'once';
@@ -23,13 +23,6 @@ function perRowCalls(node: PlanNode, fn: string, once = false): string[] {
   const { Plans: children, ...own } = node;
   const here = !runsOnce && JSON.stringify(own).includes(`${fn}(`) ? [`${node['Node Type']}${node['Subplan Name'] ? ` (${node['Subplan Name']})` : ''}`] : [];
   return [...here, ...(children ?? []).flatMap((child) => perRowCalls(child, fn, runsOnce))];
-}
-
-/** A bind value as PostgreSQL's text input reads it (the signals bind strings, numbers, dates and arrays of them). */
-function asText(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return `{${value.map((x) => (x === null ? 'NULL' : `"${String(x).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
-  return String(value);
 }
 
 describe('query-derived values are computed once per statement, not once per row', () => {
@@ -64,21 +57,9 @@ describe('query-derived values are computed once per statement, not once per row
    * The generic plan the read path runs (its sessions force generic plans), explained as it runs: an EXPLAIN with
    * the values bound plans for those values and folds `to_tsquery('english', 'words')` into a constant.
    */
-  let probes = 0;
   async function plan(part: SignalBranches, p: SqlParams): Promise<PlanNode> {
     const sql = `${part.ctes.length ? `WITH ${part.ctes.join(', ')} ` : ''}${part.branches.join(' UNION ALL ')}`;
-    const name = `once_probe_${++probes}`;
-    const client = await api.deps.readPool.connect();
-    try {
-      await client.query(`PREPARE ${name} AS ${sql}`);
-      // EXECUTE takes no bind parameters: the values go in as literals, typed by the prepared statement.
-      const args = p.values.map((v) => (v === null || v === undefined ? 'NULL' : client.escapeLiteral(asText(v)))).join(', ');
-      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) EXECUTE ${name}(${args})`);
-      return rows[0]['QUERY PLAN'][0].Plan;
-    } finally {
-      await client.query(`DEALLOCATE ${name}`);
-      client.release();
-    }
+    return preparedPlan(api.deps.readPool, sql, p.values, ['ANALYZE', 'VERBOSE']);
   }
 
   it('the graph signal weighs the query words once, not for every episode of the named entities', async () => {

@@ -6,7 +6,7 @@ import { runSignalStatement, type SignalBranchBuilder } from '../core/retrieval/
 import { temporalBranchesWith } from '../core/retrieval/signals/temporal.js';
 import { SqlParams, withReadClient } from '../core/retrieval/sql.js';
 import { embedder, insertEpisode, insertEntity, insertFact, type ReadApi, useReadApi } from './support/graphFixtures.js';
-import { nodesOf, type PlanNode } from './support/plans.js';
+import { nodesOf, type PlanNode, preparedPlan } from './support/plans.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const NS = 'timeline';
@@ -149,16 +149,7 @@ describe('temporal signal over wide windows', () => {
   async function windowScans(scope: SignalInput['scope'], window: typeof YEAR_2025 = YEAR_2025) {
     const p = new SqlParams();
     const part = (await temporalBranchesWith(5_000)(input(window, { scope }), p))!;
-    const rows = await withReadClient(api.deps.readPool, async (db) => {
-      const literal = (v: unknown) => (v === null ? 'NULL' : `'${(v instanceof Date ? v.toISOString() : String(v)).replace(/'/g, "''")}'`);
-      await db.query(`PREPARE window_counts AS WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`);
-      try {
-        return (await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) EXECUTE window_counts(${p.values.map(literal).join(', ')})`)).rows;
-      } finally {
-        await db.query('DEALLOCATE window_counts');
-      }
-    });
-    const plan = rows[0]['QUERY PLAN'][0].Plan;
+    const plan = await preparedPlan(api.deps.readPool, `WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`, p.values);
     return (cte: string) =>
       nodesOf(nodesOf(plan).find((n) => n['Subplan Name'] === `CTE ${cte}`)!)
         .filter((n) => n['Relation Name'] !== undefined)
