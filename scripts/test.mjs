@@ -86,7 +86,7 @@ function listTests(related = []) {
 const databaseDependentOnly = process.env.TEST_DATABASE_DEPENDENT_ONLY === 'true';
 const files = databaseDependentOnly ? listTests(DATABASE_MODULES) : listTests();
 if (databaseDependentOnly) {
-  console.log(`[npm test] TEST_DATABASE_DEPENDENT_ONLY: the ${files.length} of ${listTests().length} files that use the test database`);
+  console.log(`[npm test] TEST_DATABASE_DEPENDENT_ONLY: the ${files.length} files that use the test database`);
 }
 const together = files.filter((file) => !ALONE.includes(file));
 const alone = ALONE.filter((file) => files.includes(file));

@@ -47,7 +47,8 @@ describe('a dream run whose worker is killed', () => {
     const runId = randomUUID();
     let handle;
     try {
-      handle = await fixtures.startDream({ runId, namespace: killed, now: T.toISOString(), ...SMALL });
+      // A short heartbeat timeout: the killed worker's batch moves to the new worker within seconds, not the default 15 s.
+      handle = await fixtures.startDream({ runId, namespace: killed, now: T.toISOString(), ...SMALL, heartbeatTimeoutSeconds: 4 });
       await eventually(() => storedRun(runId), (run) => (run?.report?.totals?.batches ?? 0) >= 5, 'five batches done by the external worker', 90_000, 20);
     } finally {
       await stopProcess(worker, 'SIGKILL');

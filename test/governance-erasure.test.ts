@@ -170,7 +170,8 @@ describe('erasure of a user (DELETE /v1/users/:user_id, eraseUser workflow)', ()
     // A worker in a process of its own, so that it can die the way a crashed host does.
     const child = spawnWorkerProcess(stack.deps.config, { EMBEDDING_PROVIDER: 'hash' });
     const workflowId = eraseWorkflowId(NS, 'kim');
-    const input: EraseUserInput = { namespace: NS, userId: 'kim', batchSize: 1, batchesPerRun: 4 };
+    // A short heartbeat timeout: the killed worker's batch moves to the new worker within seconds, not the default 15 s.
+    const input: EraseUserInput = { namespace: NS, userId: 'kim', batchSize: 1, batchesPerRun: 4, heartbeatTimeoutSeconds: 4 };
     const handle = await stack.deps.temporal.client.workflow.start(ERASE_USER_WORKFLOW_TYPE, { workflowId, taskQueue: stack.deps.temporal.taskQueue, args: [input] });
     try {
       const deadline = Date.now() + 90_000;

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import {
   DEFAULT_BATCH_SIZES,
   DEFAULT_BATCHES_PER_RUN,
+  DEFAULT_HEARTBEAT_TIMEOUT_SECONDS,
   DREAM_PASSES,
   dreamInputSchema,
   type DreamBatchInput,
@@ -20,19 +21,22 @@ type DreamActivities = Pick<
 >;
 
 // Batches are short SQL transactions (re-embedding runs the model over a few hundred texts) that heartbeat
-// as they start: a worker that dies mid-batch is noticed within 15 s and the batch runs again elsewhere.
-const activities = proxyActivities<DreamActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '15s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: ['DreamRunNotFound'] },
-});
-
-const PASS_ACTIVITY: Record<DreamPass, (input: DreamBatchInput) => Promise<DreamBatchResult>> = {
-  decay: activities.dreamDecay,
-  session_expiry: activities.dreamExpireSessions,
-  duplicates: activities.dreamProposeMerges,
-  reembed: activities.dreamReembed,
-};
+// as they start: a worker that dies mid-batch is noticed within the heartbeat timeout (15 s unless the input
+// sets one) and the batch runs again elsewhere.
+function dreamActivities(heartbeatTimeoutSeconds: number) {
+  const activities = proxyActivities<DreamActivities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: heartbeatTimeoutSeconds * 1000,
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: ['DreamRunNotFound'] },
+  });
+  const byPass: Record<DreamPass, (input: DreamBatchInput) => Promise<DreamBatchResult>> = {
+    decay: activities.dreamDecay,
+    session_expiry: activities.dreamExpireSessions,
+    duplicates: activities.dreamProposeMerges,
+    reembed: activities.dreamReembed,
+  };
+  return { activities, byPass };
+}
 
 function message(err: unknown): string {
   const e = err as { message?: string; cause?: { message?: string } };
@@ -55,6 +59,7 @@ export async function dream(rawInput?: DreamInput): Promise<DreamReport> {
   if (Number.isNaN(Date.parse(now))) throw ApplicationFailure.nonRetryable(`now must be an ISO instant, got "${now}"`, 'InvalidDreamInput');
   const batchSizes = { ...DEFAULT_BATCH_SIZES, ...input.batchSizes };
   const batchesPerRun = input.batchesPerRun ?? DEFAULT_BATCHES_PER_RUN;
+  const { activities, byPass } = dreamActivities(input.heartbeatTimeoutSeconds ?? DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
 
   let progress: DreamProgress;
   if (input.progress) {
@@ -69,7 +74,7 @@ export async function dream(rawInput?: DreamInput): Promise<DreamReport> {
   let finished = false;
   try {
     while (!finished && batchesThisRun < batchesPerRun && !workflowInfo().continueAsNewSuggested) {
-      const result = await PASS_ACTIVITY[progress.pass]({
+      const result = await byPass[progress.pass]({
         runId: progress.runId,
         scope: namespace,
         cursor: progress.cursor,

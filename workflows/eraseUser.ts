@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import {
   DEFAULT_ERASURE_BATCH_SIZE,
   DEFAULT_ERASURE_BATCHES_PER_RUN,
+  DEFAULT_ERASURE_HEARTBEAT_TIMEOUT_SECONDS,
   ERASURE_STEPS,
   eraseUserInputSchema,
   type EraseUserInput,
@@ -12,14 +13,17 @@ import {
 
 type ErasureActivities = Pick<Activities, 'beginErasure' | 'eraseUserBatch' | 'finishErasure' | 'failErasure'>;
 
-// Each batch is one short transaction (plus a few workflow terminations) that heartbeats as it starts:
-// a worker that dies mid-batch is noticed within 15 s and the batch runs again elsewhere.
-const activities = proxyActivities<ErasureActivities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '15s',
-  // A database or Temporal outage of a quarter of an hour is waited out; past that the erasure fails (status `failed`) and a new DELETE restarts it.
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
+// Each batch is one short transaction (plus a few workflow terminations) that heartbeats as it starts: a worker
+// that dies mid-batch is noticed within the heartbeat timeout (15 s unless the input sets one) and the batch runs
+// again elsewhere.
+function erasureActivities(heartbeatTimeoutSeconds: number) {
+  return proxyActivities<ErasureActivities>({
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: heartbeatTimeoutSeconds * 1000,
+    // A database or Temporal outage of a quarter of an hour is waited out; past that the erasure fails (status `failed`) and a new DELETE restarts it.
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
+  });
+}
 
 function message(err: unknown): string {
   const e = err as { message?: string; cause?: { message?: string } };
@@ -41,6 +45,7 @@ export async function eraseUser(rawInput: EraseUserInput): Promise<ErasureSummar
   const target = { namespace: input.namespace, userId: input.userId };
   const limit = input.batchSize ?? DEFAULT_ERASURE_BATCH_SIZE;
   const batchesPerRun = input.batchesPerRun ?? DEFAULT_ERASURE_BATCHES_PER_RUN;
+  const activities = erasureActivities(input.heartbeatTimeoutSeconds ?? DEFAULT_ERASURE_HEARTBEAT_TIMEOUT_SECONDS);
 
   let progress: ErasureProgress = input.progress ?? { step: ERASURE_STEPS[0], batches: 0 };
   if (!input.progress) await activities.beginErasure({ ...target, requestedBy: input.requestedBy });

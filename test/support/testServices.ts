@@ -34,13 +34,20 @@ interface Temporal {
 // last resort the server is started by the embedded launcher (60 s deadline).
 const START_ATTEMPTS = 3;
 
+/**
+ * The server spaces the runs of one workflow id at least 1 s apart (a guard against a continue-as-new loop in
+ * production, where runs last a hundred batches or more). Tests shrink runs to a few batches to cross many
+ * continue-as-new boundaries, and paid that second per run: 9-10 s of an erasure test, as much again in the dream's.
+ */
+const TEST_DYNAMIC_CONFIG = ['--dynamic-config-value', 'history.workflowIdReuseMinimalInterval="0s"'];
+
 async function startTemporal(cliPath: string): Promise<Temporal> {
   execFileSync(cliPath, ['--version'], { stdio: 'ignore', timeout: 60_000 });
   let lastError: Error | undefined;
   for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
     try {
       const env = await TestWorkflowEnvironment.createLocal({
-        server: { executable: { type: 'existing-path', path: cliPath }, ip: '127.0.0.1', ui: false, extraArgs: ['--log-level', 'error'] },
+        server: { executable: { type: 'existing-path', path: cliPath }, ip: '127.0.0.1', ui: false, extraArgs: ['--log-level', 'error', ...TEST_DYNAMIC_CONFIG] },
       });
       return { address: env.connection.options.address, teardown: () => env.teardown() };
     } catch (error) {
