@@ -1,9 +1,9 @@
 import { ApplicationFailure, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { DEFAULT_BATCH_HEARTBEAT_TIMEOUT_SECONDS } from '../core/temporal/batchHeartbeat.js';
 import {
   DEFAULT_BATCH_SIZES,
   DEFAULT_BATCHES_PER_RUN,
-  DEFAULT_HEARTBEAT_TIMEOUT_SECONDS,
   DREAM_PASSES,
   dreamInputSchema,
   type DreamBatchInput,
@@ -59,7 +59,7 @@ export async function dream(rawInput?: DreamInput): Promise<DreamReport> {
   if (Number.isNaN(Date.parse(now))) throw ApplicationFailure.nonRetryable(`now must be an ISO instant, got "${now}"`, 'InvalidDreamInput');
   const batchSizes = { ...DEFAULT_BATCH_SIZES, ...input.batchSizes };
   const batchesPerRun = input.batchesPerRun ?? DEFAULT_BATCHES_PER_RUN;
-  const { activities, byPass } = dreamActivities(input.heartbeatTimeoutSeconds ?? DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
+  const { activities, byPass } = dreamActivities(input.heartbeatTimeoutSeconds ?? DEFAULT_BATCH_HEARTBEAT_TIMEOUT_SECONDS);
 
   let progress: DreamProgress;
   if (input.progress) {

@@ -1,9 +1,9 @@
 import { ApplicationFailure, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { DEFAULT_BATCH_HEARTBEAT_TIMEOUT_SECONDS } from '../core/temporal/batchHeartbeat.js';
 import {
   DEFAULT_ERASURE_BATCH_SIZE,
   DEFAULT_ERASURE_BATCHES_PER_RUN,
-  DEFAULT_ERASURE_HEARTBEAT_TIMEOUT_SECONDS,
   ERASURE_STEPS,
   eraseUserInputSchema,
   type EraseUserInput,
@@ -45,7 +45,7 @@ export async function eraseUser(rawInput: EraseUserInput): Promise<ErasureSummar
   const target = { namespace: input.namespace, userId: input.userId };
   const limit = input.batchSize ?? DEFAULT_ERASURE_BATCH_SIZE;
   const batchesPerRun = input.batchesPerRun ?? DEFAULT_ERASURE_BATCHES_PER_RUN;
-  const activities = erasureActivities(input.heartbeatTimeoutSeconds ?? DEFAULT_ERASURE_HEARTBEAT_TIMEOUT_SECONDS);
+  const activities = erasureActivities(input.heartbeatTimeoutSeconds ?? DEFAULT_BATCH_HEARTBEAT_TIMEOUT_SECONDS);
 
   let progress: ErasureProgress = input.progress ?? { step: ERASURE_STEPS[0], batches: 0 };
   if (!input.progress) await activities.beginErasure({ ...target, requestedBy: input.requestedBy });

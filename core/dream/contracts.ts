@@ -7,6 +7,7 @@
  * workflow inputs (workflow code is re-evaluated for every run).
  */
 import * as z from 'zod/mini';
+import { batchHeartbeatTimeoutSeconds } from '../temporal/batchHeartbeat.js';
 
 /** The workflow type (stored in history: never rename). */
 export const DREAM_WORKFLOW_TYPE = 'dream';
@@ -57,8 +58,6 @@ export type DreamBatchSizes = z.infer<typeof dreamBatchSizesSchema>;
 export const DEFAULT_BATCH_SIZES: Required<DreamBatchSizes> = { decay: 100_000, session_expiry: 100, duplicates: 2_000, reembed: 256 };
 /** Batches one workflow run executes before it continues as new (keeps histories short). */
 export const DEFAULT_BATCHES_PER_RUN = 200;
-/** A batch whose worker stays silent this long (it heartbeats as each batch starts) runs again on another worker. */
-export const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 15;
 
 /** A run's position, carried from one workflow run to the next by continue-as-new. */
 export const dreamProgressSchema = z.object({
@@ -81,8 +80,7 @@ export const dreamInputSchema = z.object({
   now: z.optional(z.string()),
   batchSizes: z.optional(dreamBatchSizesSchema),
   batchesPerRun: z.optional(z.number().check(z.int(), z.positive())),
-  /** How long a batch's worker may go silent before the batch runs elsewhere (default 15 s; a crash test shortens it). */
-  heartbeatTimeoutSeconds: z.optional(z.number().check(z.int(), z.gte(1), z.lte(600))),
+  heartbeatTimeoutSeconds: batchHeartbeatTimeoutSeconds,
   /** Set by continue-as-new only. */
   progress: z.optional(dreamProgressSchema),
 });

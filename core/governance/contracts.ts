@@ -6,6 +6,7 @@
  * ids and counts cross it, never personal content.
  */
 import * as z from 'zod/mini';
+import { batchHeartbeatTimeoutSeconds } from '../temporal/batchHeartbeat.js';
 
 /** The workflow type (stored in history: never rename). */
 export const ERASE_USER_WORKFLOW_TYPE = 'eraseUser';
@@ -45,8 +46,6 @@ export type ErasureCounts = Partial<Record<ErasureKind, number>>;
 export const DEFAULT_ERASURE_BATCH_SIZE = 500;
 /** Batches one workflow run executes before it continues as new (keeps histories short). */
 export const DEFAULT_ERASURE_BATCHES_PER_RUN = 100;
-/** A batch whose worker stays silent this long (it heartbeats as each batch starts) runs again on another worker. */
-export const DEFAULT_ERASURE_HEARTBEAT_TIMEOUT_SECONDS = 15;
 
 const positiveInt = z.number().check(z.int(), z.positive());
 
@@ -66,8 +65,7 @@ export const eraseUserInputSchema = z.object({
   /** Rows per batch (tests shrink it to make an erasure take many activities). */
   batchSize: z.optional(positiveInt),
   batchesPerRun: z.optional(positiveInt),
-  /** How long a batch's worker may go silent before the batch runs elsewhere (default 15 s; a crash test shortens it). */
-  heartbeatTimeoutSeconds: z.optional(z.number().check(z.int(), z.gte(1), z.lte(600))),
+  heartbeatTimeoutSeconds: batchHeartbeatTimeoutSeconds,
   /** Set by continue-as-new only. */
   progress: z.optional(erasureProgressSchema),
 });
