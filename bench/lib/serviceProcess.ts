@@ -6,6 +6,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from '../../test/support/compiledSources.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -40,7 +41,7 @@ export class ServiceProcess {
 
   async start(): Promise<void> {
     this.stopping = false;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, this.options.entry)], {
+    const child = spawn(process.execPath, entryArgs(this.options.entry), {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '', ...this.options.env },
       stdio: ['ignore', 'ignore', 'pipe'],

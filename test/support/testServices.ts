@@ -10,6 +10,7 @@ import { startEphemeralPostgres, type EmbeddedPostgres } from '../../core/embedd
 import { ensureTemporalCli, ensureTemporalTestServer, findTemporalCli, findTemporalTestServer } from '../../core/embedded/temporalCli.js';
 import { startTemporalDevServer } from '../../core/embedded/temporalServer.js';
 import { writeWorkflowBundle } from '../../workers/runtime.js';
+import { compileSources, COMPILED_SOURCES_ENV } from './compiledSources.js';
 import { prepareMigratedTemplate } from './db.js';
 
 /**
@@ -121,6 +122,8 @@ export async function setUpTestServices(): Promise<TestServices> {
     existsSync(bundlePath) ? Promise.resolve() : writeWorkflowBundle(bundlePath),
   ]);
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
+  // Spawned services run compiled (see compiledSources.ts); both passes of `npm test` share one compilation.
+  process.env[COMPILED_SOURCES_ENV] = compileSources(sharedDir);
   process.env.MNEMO_TEST_TEMPORAL_ADDRESS = temporal.address;
   if (cli) process.env.MNEMO_TEST_TEMPORAL_CLI = cli;
   process.env.MNEMO_TEST_TEMPORAL_TEST_SERVER = testServer;

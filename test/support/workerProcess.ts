@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import type { Config } from '../../core/config/config.js';
+import { entryArgs } from './compiledSources.js';
 import { ROOT } from './paths.js';
 
 /** A service entry point (`workers/main.ts`, `api/main.ts`) in a process of its own, on a test stack's database, Temporal and task queue. */
@@ -10,7 +10,7 @@ export function spawnServiceProcess(
   env: Record<string, string> = {},
   stdio: 'ignore' | ['ignore', 'ignore', 'inherit'] = 'ignore',
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+  return spawn(process.execPath, entryArgs(entry), {
     cwd: ROOT,
     env: {
       ...process.env,
