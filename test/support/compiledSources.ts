@@ -12,26 +12,19 @@ import { ROOT } from './paths.js';
  */
 export const COMPILED_SOURCES_ENV = 'MNEMO_COMPILED_SOURCES';
 
-/** Folders linked whole even where they hold TypeScript (declarations, packages' sources), and one left out. */
 const LINKED = new Set(['node_modules']);
 const LEFT_OUT = new Set(['.git']);
+const isTypeScript = (name: string) => name.endsWith('.ts') && !name.endsWith('.d.ts');
 
-function hasTypeScript(dir: string): boolean {
-  return readdirSync(dir, { withFileTypes: true }).some((e) =>
-    e.isDirectory() ? !LINKED.has(e.name) && !LEFT_OUT.has(e.name) && hasTypeScript(path.join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'),
-  );
-}
-
-/** Mirrors `dir` under `out`: folders holding TypeScript are walked, others linked whole; each file is linked. */
+/** Mirrors `dir` under `out`: TypeScript files are collected to compile, every other file (and node_modules) linked. */
 function mirror(dir: string, out: string, sources: string[]): void {
   mkdirSync(out, { recursive: true });
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const from = path.join(dir, entry.name);
-    const to = path.join(out, entry.name);
     if (LEFT_OUT.has(entry.name)) continue;
-    if (entry.isDirectory() && !LINKED.has(entry.name) && hasTypeScript(from)) mirror(from, to, sources);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) sources.push(from);
-    else symlinkSync(from, to);
+    const from = path.join(dir, entry.name);
+    if (entry.isDirectory() && !LINKED.has(entry.name)) mirror(from, path.join(out, entry.name), sources);
+    else if (isTypeScript(entry.name)) sources.push(from);
+    else symlinkSync(from, path.join(out, entry.name));
   }
 }
 
