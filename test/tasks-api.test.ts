@@ -362,10 +362,14 @@ describe('persistent tasks', () => {
       args: [input],
     });
     await handle.signal('progress', { note: 'before continuing' });
+    // Watched through Postgres, not GET (a workflow query): a query that meets the time-skipping test server while
+    // a run continues as new leaves time skipping locked, and the next env.sleep('1h') then waits an hour of real
+    // time (reproduced: query polling hung at the first continue-as-new; Postgres polling ran 25 of them).
     for (let burst = 1; burst <= 3; burst++) {
       await skipToNextBurst(id);
-      await taskMatching(id, `burst ${burst}`, (t) => t.current_burst === burst);
+      await waitFor(`burst ${burst}`, async () => (await dbTask(id)).current_burst === burst);
     }
+    await waitForBurstTimer(id);
     const latest = await handle.describe();
     expect(latest.runId).not.toBe(handle.firstExecutionRunId);
     const task = (await getTask(id)).body;
