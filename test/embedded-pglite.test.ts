@@ -184,6 +184,32 @@ describe('embedded Postgres in its own thread', () => {
     }
   });
 
+  it('starts databases at once from one set of compiled modules, the way every test database starts', async () => {
+    // The test environment compiles PGlite's modules once per Jest worker (test/support/nodeEnvironment.mjs).
+    expect(globalThis.mnemoSharedPgliteArtifacts).toBeDefined();
+    const artifacts = await globalThis.mnemoSharedPgliteArtifacts!();
+    // From initdb (initdb.wasm) and side by side: each thread instantiates the same compiled module.
+    const databases = await Promise.all([startEphemeralPostgres({ artifacts }), startEphemeralPostgres({ artifacts })]);
+    try {
+      for (const [i, postgres] of databases.entries()) {
+        const client = new pg.Client({ connectionString: postgres.url });
+        await client.connect();
+        try {
+          await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+          await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+          const { rows } = await client.query<{ near: number; alike: boolean }>(
+            `SELECT ('[1,2,3]'::vector <-> '[1,2,${3 + i}]'::vector) AS near, similarity('Oslo', 'Olso') > 0.1 AS alike`,
+          );
+          expect(rows).toEqual([{ near: i, alike: true }]);
+        } finally {
+          await client.end();
+        }
+      }
+    } finally {
+      await Promise.all(databases.map((postgres) => postgres.stop()));
+    }
+  });
+
   it('saves a database on stop and starts a new one as it was (what each test database is copied from)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-pglite-save-'));
     const saved = path.join(dir, 'saved.tar');

@@ -6,6 +6,18 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { startPgliteServer } from './pgliteServer.js';
 
+// The project's lib (ES2023, no DOM) types WebAssembly's namespace but not its classes as values.
+const { Module: WasmModule } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
+const wasmModule = z.custom<WebAssembly.Module>((value) => value instanceof WasmModule, 'a compiled WebAssembly.Module');
+
+/** PGlite's `pgliteWasmModule`, `initdbWasmModule` and `fsBundle` options (pglite.wasm, initdb.wasm, pglite.data). */
+export const pgliteArtifacts = z.object({
+  pgliteWasmModule: wasmModule,
+  initdbWasmModule: wasmModule,
+  fsBundle: z.instanceof(Uint8Array),
+});
+export type PgliteArtifacts = z.infer<typeof pgliteArtifacts>;
+
 /**
  * The body of PGlite's own thread (see postgres.ts for why it has one): opens
  * the database, serves it on a loopback port, reports the URL, and on `stop`
@@ -16,6 +28,8 @@ export const pgliteThreadInput = z.object({
   host: z.string().min(1),
   /** A tarball written by a `stop` with `saveTo`: the database starts as that one was (no initdb, no migrations). */
   loadDataDir: z.string().min(1).optional(),
+  /** PGlite's WebAssembly modules and file-system bundle, compiled and read once (see EphemeralPostgresOptions). */
+  artifacts: pgliteArtifacts.optional(),
 });
 export type PgliteThreadInput = z.infer<typeof pgliteThreadInput>;
 
@@ -30,12 +44,13 @@ function describe(err: unknown): string {
 }
 
 async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
-  const { dataDir, host, loadDataDir } = pgliteThreadInput.parse(workerData);
+  const { dataDir, host, loadDataDir, artifacts } = pgliteThreadInput.parse(workerData);
   const report = (message: PgliteThreadReport) => port.postMessage(message);
   let db: PGlite | undefined;
   try {
     const saved = loadDataDir ? new Blob([await readFile(loadDataDir)]) : undefined;
-    db = await PGlite.create({ dataDir, extensions: { vector, pg_trgm }, ...(saved ? { loadDataDir: saved } : {}) });
+    const compiled = artifacts ? { pgliteWasmModule: artifacts.pgliteWasmModule, initdbWasmModule: artifacts.initdbWasmModule, fsBundle: new Blob([artifacts.fsBundle]) } : {};
+    db = await PGlite.create({ dataDir, extensions: { vector, pg_trgm }, ...compiled, ...(saved ? { loadDataDir: saved } : {}) });
     const opened = db;
     const server = await startPgliteServer(opened, { host, port: 0 });
     port.once('message', (message: unknown) => {

@@ -4,7 +4,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../core/db/migrate.js';
 import { startEphemeralPostgres } from '../../core/embedded/postgres.js';
+import type { PgliteArtifacts } from '../../core/embedded/pgliteThread.js';
 import { EMBEDDED_DATABASE, TEST_PG_ADMIN_URL } from './env.js';
+
+declare global {
+  /** PGlite's artifacts, compiled once per Jest worker process (test/support/nodeEnvironment.mjs); absent outside Jest. */
+  var mnemoSharedPgliteArtifacts: (() => Promise<PgliteArtifacts>) | undefined;
+}
 
 /** A fresh, migrated database on the test PostgreSQL server; `drop()` removes it. */
 export interface TestDatabase {
@@ -26,7 +32,7 @@ function urlFor(dbName: string): string {
  * `loadDataDir` starts it as a saved one was.
  */
 async function createEmbeddedDatabase(name: string, loadDataDir?: string): Promise<TestDatabase> {
-  const postgres = await startEphemeralPostgres({ loadDataDir });
+  const postgres = await startEphemeralPostgres({ loadDataDir, artifacts: await globalThis.mnemoSharedPgliteArtifacts?.() });
   let dropped = false;
   return {
     url: postgres.url,
