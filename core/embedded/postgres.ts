@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -88,7 +88,7 @@ function servePglite(dataDir: string, host: string, loadDataDir?: string, artifa
  * The thread runs the module as it is when compiled. Under tsx (npm start, tests) a worker thread does not inherit
  * the loader, and registering tsx in each new thread cost 0.5-0.7 s of CPU per database started (a test run starts
  * 80-odd): esbuild, on which tsx runs, bundles the thread's own modules (not its packages) into one JavaScript file,
- * named by its content, once per process. Without esbuild the thread registers tsx as before.
+ * named by its content, once per process at most (see bundleThread). Without esbuild the thread registers tsx as before.
  */
 function startThread(input: PgliteThreadInput): Worker {
   const entry = new URL(`./pgliteThread${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -100,30 +100,70 @@ function startThread(input: PgliteThreadInput): Worker {
 
 let bundledThread: URL | null | undefined;
 
-/** `entry` bundled into node_modules/.cache/mnemo (where its packages resolve), or null when esbuild is not there. */
+/** The bundle last written, and the size and modification time of each source it was built from. */
+interface ThreadBundleManifest {
+  bundle: string;
+  inputs: Record<string, { size: number; mtimeMs: number }>;
+}
+
+/** The manifest's bundle when every source it was built from is unchanged (a few stats, where a build took 0.1-0.2 s). */
+function unchangedBundle(manifestFile: string): string | null {
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ThreadBundleManifest;
+    if (!existsSync(manifest.bundle)) return null;
+    for (const [file, seen] of Object.entries(manifest.inputs)) {
+      const now = statSync(file);
+      if (now.size !== seen.size || now.mtimeMs !== seen.mtimeMs) return null;
+    }
+    return manifest.bundle;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `content` to `file` whole: processes starting at once each write their own copy, and the rename makes one whole file. */
+function writeWhole(file: string, content: string | Uint8Array): void {
+  const partial = `${file}.${process.pid}.${threadId}.partial`;
+  writeFileSync(partial, content);
+  renameSync(partial, file);
+}
+
+/**
+ * `entry` bundled into node_modules/.cache/mnemo (where its packages resolve), or null when esbuild is not there.
+ * A manifest beside it names the sources it was built from, so a process whose sources are unchanged reuses it
+ * without building: each test file (its own module registry) built it again, about 0.2 s of CPU each.
+ */
 function bundleThread(entry: URL): URL | null {
   try {
+    const dir = fileURLToPath(new URL('../../node_modules/.cache/mnemo', import.meta.url));
+    const manifestFile = path.join(dir, 'pglite-thread.manifest.json');
+    const reused = unchangedBundle(manifestFile);
+    if (reused) return pathToFileURL(reused);
     const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
     const built = esbuild.buildSync({
       entryPoints: [fileURLToPath(entry)],
+      absWorkingDir: root,
       bundle: true,
       packages: 'external',
       platform: 'node',
       format: 'esm',
       target: 'node20',
       write: false,
+      metafile: true,
       logLevel: 'silent',
     });
     const code = built.outputFiles[0].contents;
-    const dir = fileURLToPath(new URL('../../node_modules/.cache/mnemo', import.meta.url));
     const file = path.join(dir, `pglite-thread-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      // Processes starting at once each write their own copy, and the rename makes one whole file.
-      const partial = `${file}.${process.pid}.${threadId}.partial`;
-      writeFileSync(partial, code);
-      renameSync(partial, file);
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(file)) writeWhole(file, code);
+    const inputs: ThreadBundleManifest['inputs'] = {};
+    for (const input of Object.keys(built.metafile.inputs)) {
+      const source = path.resolve(root, input);
+      const { size, mtimeMs } = statSync(source);
+      inputs[source] = { size, mtimeMs };
     }
+    writeWhole(manifestFile, JSON.stringify({ bundle: file, inputs } satisfies ThreadBundleManifest));
     return pathToFileURL(file);
   } catch {
     return null;

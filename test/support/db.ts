@@ -105,8 +105,11 @@ export async function createTestDatabase(prefix = 'mnemo_t'): Promise<TestDataba
   return db;
 }
 
-/** Migrates a database once for the run and names it in MNEMO_TEST_MIGRATED_TEMPLATE; `remove()` deletes it. */
-export async function prepareMigratedTemplate(dir: string): Promise<{ remove(): Promise<void> }> {
+/**
+ * Migrates a database once for the run and names it in MNEMO_TEST_MIGRATED_TEMPLATE (`location`: the saved PGlite's
+ * file, or the template database's name); `remove()` deletes it.
+ */
+export async function prepareMigratedTemplate(dir: string): Promise<{ location: string; remove(): Promise<void> }> {
   if (EMBEDDED_DATABASE) {
     const file = path.join(dir, 'migrated-pglite.tar');
     // One saved in `dir` already (a folder both of npm test's Jest runs share) is these migrations, migrated.
@@ -117,14 +120,14 @@ export async function prepareMigratedTemplate(dir: string): Promise<{ remove(): 
     }
     process.env[MIGRATED_TEMPLATE] = file;
     // It goes with its folder: the run's, or the one npm test removes after both runs.
-    return { remove: async () => undefined };
+    return { location: file, remove: async () => undefined };
   }
   const db = await createServerDatabase(`mnemo_template_${randomBytes(5).toString('hex')}`);
   await migrate(db.url);
   // CREATE DATABASE ... TEMPLATE refuses a template anyone is connected to.
   await withAdmin((admin) => waitForBackendsToLeave(admin, db.name));
   process.env[MIGRATED_TEMPLATE] = db.name;
-  return { remove: () => db.drop() };
+  return { location: db.name, remove: () => db.drop() };
 }
 
 /**

@@ -115,10 +115,13 @@ export async function setUpTestServices(): Promise<TestServices> {
   const sharedDir = process.env.MNEMO_TEST_SHARED_DIR || runDir;
   const bundlePath = path.join(sharedDir, 'workflow-bundle.js');
   // And every test database starts as a copy of one migrated here (see createTestDatabase).
+  // On the embedded default the PGlite for tests that need "some PostgreSQL" starts as a copy of that one too: from
+  // initdb it cost about 5 s of CPU more, twice per `npm test`.
+  const templateReady = prepareMigratedTemplate(sharedDir);
   const [temporal, adminPostgres, template] = await Promise.all([
     cli ? startTemporal(cli) : Promise.resolve<Temporal>({ address: externalTemporal ?? '', teardown: async () => undefined }),
-    embedded ? startEphemeralPostgres() : Promise.resolve<EmbeddedPostgres | undefined>(undefined),
-    prepareMigratedTemplate(sharedDir),
+    embedded ? templateReady.then(({ location }) => startEphemeralPostgres({ loadDataDir: location })) : Promise.resolve<EmbeddedPostgres | undefined>(undefined),
+    templateReady,
     existsSync(bundlePath) ? Promise.resolve() : writeWorkflowBundle(bundlePath),
   ]);
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
