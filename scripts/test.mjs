@@ -94,8 +94,8 @@ const alone = ALONE.filter((file) => files.includes(file));
 /**
  * One Jest worker per core, at most two. Against a PostgreSQL server one more: the database then computes in its own
  * processes rather than in the Jest workers (embedded PGlite), so a third file keeps the cores busy while two wait on
- * it. CI's server pass, two cores: 273 s for its first part with three workers against 333 s with two; on the embedded
- * default three were no faster (583 s against 565-584 s).
+ * it. The server pass as CI runs it, on its own, two cores: 272-274 s for its first part with three workers against
+ * 333 s with two; on the embedded default three were no faster (583 s against 565-584 s).
  */
 const workers = Math.max(1, Math.min(2, availableParallelism())) + (process.env.TEST_DATABASE_ADMIN_URL ? 1 : 0);
 console.log(`[npm test] pass 1 of 2: ${together.length} files, ${workers} at a time`);
