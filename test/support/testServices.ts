@@ -116,7 +116,7 @@ export async function setUpTestServices(): Promise<TestServices> {
   const bundlePath = path.join(sharedDir, 'workflow-bundle.js');
   // And every test database starts as a copy of one migrated here (see createTestDatabase).
   // On the embedded default the PGlite for tests that need "some PostgreSQL" starts as a copy of that one too: from
-  // initdb it cost about 5 s of CPU more, twice per `npm test`.
+  // initdb it cost about 2 s of CPU more, in each of the two Jest runs of `npm test`.
   const templateReady = prepareMigratedTemplate(sharedDir);
   const [temporal, adminPostgres, template] = await Promise.all([
     cli ? startTemporal(cli) : Promise.resolve<Temporal>({ address: externalTemporal ?? '', teardown: async () => undefined }),
