@@ -31,7 +31,7 @@ const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
  */
 const ALONE = [
   'test/overload.test.ts',
-  'test/embedded-pglite.test.ts',
+  'test/embedded-pglite-thread.test.ts',
   'test/embedded-concurrency.test.ts',
   'test/shutdown-signal.test.ts',
   'test/threads.test.ts',
