@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { HeuristicProvider } from '../core/extraction/heuristic/index.js';
+import { episodeWorkflowId, WORKFLOW_NAMES } from '../core/ingest/contracts.js';
 import { startOpenAIStub, type OpenAIStub } from './support/openaiStub.js';
 import { providerResponder } from './support/openaiStubResponder.js';
 import { remember, startTestStack, waitForStatus, type TestStack } from './support/stack.js';
@@ -88,4 +90,25 @@ describe('ingestEpisode under model faults', () => {
     const audit = await stack.deps.pool.query(`SELECT action FROM audit_log WHERE episode_id = $1 ORDER BY id`, [res.body.id]);
     expect(audit.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['episode.extraction_failed', 'episode.retry', 'episode.extracted']));
   }, 150_000); // past its two waits of 60 s each, so that a stuck one reports the episode's last status
+
+  it("a retry replaces a run of the episode's id still open (the failed run finishing), which would not extract it", async () => {
+    stub.setResponder(() => 'this is not json {');
+    const { body } = await stack.request<{ id: string }>('POST', '/v1/memories', { namespace: 'fault-retry-race', content: 'Ines lives in Porto.' });
+    expect((await waitForStatus(stack, body.id)).status).toBe('failed');
+    stub.setResponder(heuristicAnswers);
+    // The failed run records the failure before it ends, so a retry can arrive while it is still open. Its stand-in:
+    // an open run of the episode's workflow id that will never extract this episode (its input names another one),
+    // kept open while no worker polls. Attached to it, the retry was lost and the episode stayed pending.
+    await stack.worker!.shutdown();
+    await stack.deps.temporal.client.workflow.start(WORKFLOW_NAMES.ingestEpisode, {
+      workflowId: episodeWorkflowId(body.id),
+      taskQueue: stack.deps.temporal.taskQueue,
+      args: [{ episodeId: randomUUID(), localStages: false }],
+    });
+    const retry = await stack.request<{ started: boolean }>('POST', `/v1/memories/${body.id}/retry`);
+    expect(retry).toMatchObject({ status: 202, body: { started: true } });
+    await stack.startWorker();
+    const done = await waitForStatus(stack, body.id, ['extracted', 'failed']);
+    expect(done.status).toBe('extracted');
+  }, 90_000);
 });

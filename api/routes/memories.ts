@@ -185,7 +185,7 @@ export function memoryRoutes(deps: Deps, writer: MemoryWriter): Router {
       { namespace: episode.namespace, actor: `key:${principalOf(req).keyId}`, requestId: String(req.id), episodeId: episode.id },
       [{ action: 'episode.retry', targetType: 'episode', targetId: episode.id }],
     );
-    const started = await writer.startQuietly(episode.id);
+    const started = await writer.retryQuietly(episode.id);
     res.status(202).json({ id: episode.id, workflow_id: episodeWorkflowId(episode.id), status: 'pending', started });
   });
 

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { GroupCommit } from '../db/groupCommit.js';
 import { episodeWorkflowId } from '../ingest/contracts.js';
 import { ExtractionDispatcher } from '../ingest/dispatcher.js';
-import { runsStagesLocally, startExtraction } from '../ingest/startExtraction.js';
+import { restartExtraction, runsStagesLocally, startExtraction } from '../ingest/startExtraction.js';
 import { countTaskWrites, reserveTaskWrites } from '../tasks/writeLimit.js';
 import { offsetOfIsoInstant } from '../domain/timezone.js';
 import type { ContentType } from '../sources/contentType.js';
@@ -147,8 +147,21 @@ export class MemoryWriter {
 
   /** Starts (or re-starts) extraction; failures are logged and left to reconcile. */
   async startQuietly(episodeId: string): Promise<boolean> {
+    return this.quietly(episodeId, startExtraction);
+  }
+
+  /**
+   * Extraction again for an episode a retry found failed. A run of its id still open can only be the failed run
+   * finishing (its stage failure is recorded before the run ends), which will not extract it: attached to, the retry
+   * was lost and the episode stayed pending until reconcile. It is replaced by a new run instead.
+   */
+  async retryQuietly(episodeId: string): Promise<boolean> {
+    return this.quietly(episodeId, restartExtraction);
+  }
+
+  private async quietly(episodeId: string, start: typeof startExtraction): Promise<boolean> {
     try {
-      await startExtraction(this.deps.temporal, { episodeId, localStages: runsStagesLocally(this.deps.config) });
+      await start(this.deps.temporal, { episodeId, localStages: runsStagesLocally(this.deps.config) });
       return true;
     } catch (err) {
       this.deps.logger.warn({ err, episodeId, workflowId: episodeWorkflowId(episodeId) }, 'could not start extraction; reconcile will retry');
