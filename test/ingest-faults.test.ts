@@ -99,6 +99,8 @@ describe('ingestEpisode under model faults', () => {
     // The failed run records the failure before it ends, so a retry can arrive while it is still open. Its stand-in:
     // an open run of the episode's workflow id that will never extract this episode (its input names another one),
     // kept open while no worker polls. Attached to it, the retry was lost and the episode stayed pending.
+    // (The failed run itself may still be finishing here, which is the race: wait for it to end first.)
+    await expect(stack.deps.temporal.client.workflow.getHandle(episodeWorkflowId(body.id)).result()).rejects.toThrow();
     await stack.worker!.shutdown();
     await stack.deps.temporal.client.workflow.start(WORKFLOW_NAMES.ingestEpisode, {
       workflowId: episodeWorkflowId(body.id),
