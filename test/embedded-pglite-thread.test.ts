@@ -5,7 +5,7 @@ import { startEphemeralPostgres } from '../core/embedded/postgres.js';
 // itself (ALONE in scripts/test.mjs), and the rest of PGlite's tests run beside other files.
 describe('embedded Postgres in its own thread', () => {
   it('runs SQL beside the main thread: a long statement does not stall the event loop', async () => {
-    const postgres = await startEphemeralPostgres();
+    const postgres = await startEphemeralPostgres({ artifacts: await globalThis.mnemoSharedPgliteArtifacts?.() });
     const client = new pg.Client({ connectionString: postgres.url });
     try {
       await client.connect();

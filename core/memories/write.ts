@@ -145,7 +145,7 @@ export class MemoryWriter {
     return rows.map((row) => ({ id: row.id, workflow_id: row.workflow_id, status: 'pending' as const }));
   }
 
-  /** Starts (or re-starts) extraction; failures are logged and left to reconcile. */
+  /** Starts extraction, or attaches to the run already extracting; failures are logged and left to reconcile. */
   async startQuietly(episodeId: string): Promise<boolean> {
     return this.quietly(episodeId, startExtraction);
   }
