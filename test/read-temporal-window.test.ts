@@ -76,7 +76,7 @@ describe('temporal signal over wide windows', () => {
     return { episodes: episodes.hits, facts: facts.hits };
   }
 
-  /** Which of an episode kind's two branches (scored row by row, or from the index) read the table. */
+  /** Which of each kind's two branches (scored row by row, or from the index) read the table. */
   async function branchesRun(builder: SignalBranchBuilder, window: typeof YEAR_2025, overrides: Partial<SignalInput> = {}) {
     const p = new SqlParams();
     const part = (await builder(input(window, overrides), p))!;
@@ -85,17 +85,19 @@ describe('temporal signal over wide windows', () => {
     const append = nodesOf(rows[0]['QUERY PLAN'][0].Plan).find((n) => n['Node Type'] === 'Append')!;
     // The Append's members are the branches in order (its other children are the CTEs' init plans).
     const [episodeExact, episodeNearest, factExact, factNearest] = append.Plans!.filter((n) => n['Parent Relationship'] === 'Member');
+    // Scored by the query's words, the exact fact branch reads the window's rows holding one in a CTE of its own.
+    const factsMatched = nodesOf(rows[0]['QUERY PLAN'][0].Plan).find((n) => n['Subplan Name'] === 'CTE temporal_fact_window_matched');
     return {
-      episodeExact: loopsOn(episodeExact, 'episode'),
-      episodeNearest: loopsOn(episodeNearest, 'episode'),
-      factExact: loopsOn(factExact, 'fact'),
-      factNearest: loopsOn(factNearest, 'fact'),
+      episodeExact: loopsOn(episodeExact, 'episode') > 0,
+      episodeNearest: loopsOn(episodeNearest, 'episode') > 0,
+      factExact: loopsOn(factExact, 'fact') + (factsMatched ? loopsOn(factsMatched, 'fact') : 0) > 0,
+      factNearest: loopsOn(factNearest, 'fact') > 0,
     };
   }
 
   it('a window holding more rows than the exact-scan bound takes its rows nearest the query, and only that branch runs', async () => {
-    await expect(branchesRun(temporalBranchesWith(20), YEAR_2025)).resolves.toEqual({ episodeExact: 0, episodeNearest: 1, factExact: 0, factNearest: 1 });
-    await expect(branchesRun(temporalBranchesWith(5_000), YEAR_2025)).resolves.toEqual({ episodeExact: 1, episodeNearest: 0, factExact: 1, factNearest: 0 });
+    await expect(branchesRun(temporalBranchesWith(20), YEAR_2025)).resolves.toEqual({ episodeExact: false, episodeNearest: true, factExact: false, factNearest: true });
+    await expect(branchesRun(temporalBranchesWith(5_000), YEAR_2025)).resolves.toEqual({ episodeExact: true, episodeNearest: false, factExact: true, factNearest: false });
   });
 
   it('the nearest rows, ranked by the full score, are the rows the exact scan ranks first', async () => {
@@ -112,8 +114,8 @@ describe('temporal signal over wide windows', () => {
 
   it('without the query vector, a wide window takes the rows holding a query word from the text index, ranked as the exact scan ranks them', async () => {
     // Namespace-wide "… in 2025" through the context recipe scored every row of the window (205 ms at 100k episodes).
-    await expect(branchesRun(temporalBranchesWith(20), YEAR_2025, WORDS)).resolves.toEqual({ episodeExact: 0, episodeNearest: 1, factExact: 0, factNearest: 1 });
-    await expect(branchesRun(temporalBranchesWith(5_000), YEAR_2025, WORDS)).resolves.toEqual({ episodeExact: 1, episodeNearest: 0, factExact: 1, factNearest: 0 });
+    await expect(branchesRun(temporalBranchesWith(20), YEAR_2025, WORDS)).resolves.toEqual({ episodeExact: false, episodeNearest: true, factExact: false, factNearest: true });
+    await expect(branchesRun(temporalBranchesWith(5_000), YEAR_2025, WORDS)).resolves.toEqual({ episodeExact: true, episodeNearest: false, factExact: true, factNearest: false });
     const exact = await rank(temporalBranchesWith(5_000), YEAR_2025, WORDS);
     const indexed = await rank(temporalBranchesWith(20), YEAR_2025, WORDS);
     expect(exact.episodes).toHaveLength(10);
@@ -143,6 +145,29 @@ describe('temporal signal over wide windows', () => {
     expect(rows.filter((r) => Number(r.score) <= 0.2).length).toBeGreaterThan(0);
     expect(episodes.map((h) => h.id)).toEqual(rows.map((r) => r.id));
     episodes.forEach((h, i) => expect(h.score).toBeCloseTo(Number(rows[i].score), 12));
+  });
+
+  it("without the query vector, a window's facts holding no query word follow those that do at the floor, in id order, as the full scan ranks them", async () => {
+    // Namespace-wide, the exact scan reads from the table only the window's facts holding a query word (the text
+    // index finds them); the rest take the floor score without being read. Here 15 of the 30 facts say "dinner".
+    const depth = 40;
+    const words = { ...WORDS, recipe: { ...WORDS.recipe!, depths: { ...WORDS.recipe!.depths, temporal: depth } } };
+    const { facts } = await rank(temporalBranchesWith(5_000), YEAR_2025, words);
+    const { rows } = await api.deps.pool.query<{ id: string; score: number }>(
+      `SELECT r.id, (0.2 + CASE WHEN r.fact_tsv @@ to_tsquery('english', $2) THEN ts_rank_cd(r.fact_tsv, to_tsquery('english', $2), 32) ELSE 0 END)::float8 AS score
+       FROM fact r WHERE r.namespace = $1 AND r.forgotten_at IS NULL AND NOT r.stale AND r.valid_from < $4::timestamptz
+         AND (r.invalid_at IS NULL OR r.invalid_at > $3::timestamptz)
+       ORDER BY score DESC, r.id LIMIT $5`,
+      [NS, WORDS.tsquery, YEAR_2025.start, YEAR_2025.end, depth],
+    );
+    expect(rows).toHaveLength(30);
+    expect(rows.filter((r) => Number(r.score) > 0.2)).toHaveLength(15);
+    expect(facts.map((h) => h.id)).toEqual(rows.map((r) => r.id));
+    facts.forEach((h, i) => expect(h.score).toBeCloseTo(Number(rows[i].score), 12));
+    // Fewer wanted than hold a query word: only those, best first.
+    const few = { ...WORDS, recipe: { ...WORDS.recipe!, depths: { ...WORDS.recipe!.depths, temporal: 5 } } };
+    const top = await rank(temporalBranchesWith(5_000), YEAR_2025, few);
+    expect(top.facts.map((h) => h.id)).toEqual(rows.slice(0, 5).map((r) => r.id));
   });
 
   /** The scans under each window-count CTE in the read path's own kind of plan: a prepared statement's generic plan, on a read-path connection. */
@@ -230,7 +255,7 @@ describe('temporal signal over wide windows', () => {
 
   it('a window within the bound is still scored row by row', async () => {
     // March 2025 padded by a month each side: about 13 episodes, under a bound of 20.
-    await expect(branchesRun(temporalBranchesWith(20), MARCH_2025)).resolves.toMatchObject({ episodeExact: 1, episodeNearest: 0 });
+    await expect(branchesRun(temporalBranchesWith(20), MARCH_2025)).resolves.toMatchObject({ episodeExact: true, episodeNearest: false });
     const exact = await rank(temporalBranchesWith(5_000), MARCH_2025);
     const gated = await rank(temporalBranchesWith(20), MARCH_2025);
     expect(gated.episodes).toEqual(exact.episodes);
