@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPEATED_SIGNAL_GRACE_MS } from '../core/embedded/lifecycle.js';
+import { entryArgs } from './support/compiledSources.js';
 import { ROOT } from './support/paths.js';
 
 /** Starts the fixture process; resolves once it is ready, with its output and exit code to come. */
 async function startProcess(shutdownMs: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/process/shutdownOnSignal.ts'), String(shutdownMs)], {
+  const child = spawn(process.execPath, [...entryArgs('test/fixtures/process/shutdownOnSignal.ts'), String(shutdownMs)], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

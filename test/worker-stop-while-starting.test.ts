@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { freePort } from '../core/embedded/ports.js';
 import type { WorkerStartMessage } from '../core/embedded/workerProtocol.js';
+import { entryArgs } from './support/compiledSources.js';
 import { ROOT } from './support/paths.js';
 import { stopProcess } from './support/workerProcess.js';
 
@@ -17,7 +17,7 @@ describe("npm start's worker process stopped while it starts", () => {
     // Nothing listens on either: the worker waits for this Temporal (up to two minutes) before it could poll, and
     // touches no database before that.
     const [temporalPort, databasePort] = [await freePort(), await freePort()];
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/child.ts')], {
+    const child = spawn(process.execPath, entryArgs('workers/child.ts'), {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
