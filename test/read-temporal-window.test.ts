@@ -82,11 +82,12 @@ describe('temporal signal over wide windows', () => {
     const part = (await builder(input(window, overrides), p))!;
     const sql = `WITH ${part.ctes.join(', ')} ${part.branches.join(' UNION ALL ')}`;
     const { rows } = await api.deps.readPool.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, p.values);
-    const append = nodesOf(rows[0]['QUERY PLAN'][0].Plan).find((n) => n['Node Type'] === 'Append')!;
+    const plan = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+    const append = plan.find((n) => n['Node Type'] === 'Append')!;
     // The Append's members are the branches in order (its other children are the CTEs' init plans).
     const [episodeExact, episodeNearest, factExact, factNearest] = append.Plans!.filter((n) => n['Parent Relationship'] === 'Member');
     // Scored by the query's words, the exact fact branch reads the window's rows holding one in a CTE of its own.
-    const factsMatched = nodesOf(rows[0]['QUERY PLAN'][0].Plan).find((n) => n['Subplan Name'] === 'CTE temporal_fact_window_matched');
+    const factsMatched = plan.find((n) => n['Subplan Name'] === 'CTE temporal_fact_window_matched');
     return {
       episodeExact: loopsOn(episodeExact, 'episode') > 0,
       episodeNearest: loopsOn(episodeNearest, 'episode') > 0,

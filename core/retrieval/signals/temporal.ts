@@ -14,8 +14,8 @@ interface Topicality {
   matches: ((tsv: string) => string) | null;
 }
 
-/** What a row holding no query word scores when rows are on topic by the query's words (as `score` computes it). */
-const WORDS_FLOOR = '0.2::float8';
+/** The least a row's topicality can be: what a row scores when nothing ties it to the query (no query word in it). */
+const TOPICALITY_FLOOR = '0.2';
 
 /**
  * How on-topic a row is, between 0.2 and 1.2: cosine closeness to the query
@@ -26,9 +26,9 @@ const WORDS_FLOOR = '0.2::float8';
 async function topicality(p: SqlParams, input: SignalInput): Promise<Topicality> {
   if (input.recipe.weights.vector > 0) {
     const q = `${p.add(await input.vector())}::vector`;
-    return { score: (embedding) => `(0.2 + GREATEST(0, 1 - coalesce(${embedding} <=> ${q}, 1)))`, distance: (embedding) => `${embedding} <=> ${q}`, matches: null };
+    return { score: (embedding) => `(${TOPICALITY_FLOOR} + GREATEST(0, 1 - coalesce(${embedding} <=> ${q}, 1)))`, distance: (embedding) => `${embedding} <=> ${q}`, matches: null };
   }
-  if (input.tsquery === null) return { score: () => '0.2', distance: null, matches: null };
+  if (input.tsquery === null) return { score: () => TOPICALITY_FLOOR, distance: null, matches: null };
   // A scalar subquery is evaluated once (an InitPlan); `to_tsquery` itself, with a parameter in a generic plan, parsed
   // and stemmed the query again for every row of the window (about 5 µs a row).
   const q = `(SELECT to_tsquery('english', ${p.add(input.tsquery)}))`;
@@ -36,7 +36,7 @@ async function topicality(p: SqlParams, input: SignalInput): Promise<Topicality>
   // row of the window, 3.5 µs a row against 0.8 µs for the match ("gardening plans in 2025" for one user at a
   // million episodes, 3,334 rows: 11.8 → 2.8 ms).
   const matches = (tsv: string) => `${tsv} @@ ${q}`;
-  return { score: (_embedding, tsv) => `(0.2 + CASE WHEN ${matches(tsv)} THEN ts_rank_cd(${tsv}, ${q}, 32) ELSE 0 END)`, distance: null, matches };
+  return { score: (_embedding, tsv) => `(${TOPICALITY_FLOOR} + CASE WHEN ${matches(tsv)} THEN ts_rank_cd(${tsv}, ${q}, 32) ELSE 0 END)`, distance: null, matches };
 }
 
 /** Windows holding more rows than this are searched through the embedding index (see `windowBranches`). */
@@ -78,7 +78,7 @@ interface WindowRows {
 function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, depth: number, exactScanMax: number): { ctes: string[]; branches: string[] } {
   const table = rows.kind;
   const limit = p.add(depth);
-  const select = (a: string) => `SELECT 'temporal' AS signal, '${rows.kind}' AS kind, ${a}.id, ${rows.score(a)} AS score, 0::float8 AS tiebreak`;
+  const select = (a: string, score = rows.score(a)) => `SELECT 'temporal' AS signal, '${rows.kind}' AS kind, ${a}.id, ${score} AS score, 0::float8 AS tiebreak`;
   const exactOver = (inWindow: string, gate: string) => `(${select('r')} FROM ${table} r WHERE ${inWindow}${gate} ORDER BY score DESC, r.id LIMIT ${limit})`;
   if (!topical.distance && !topical.matches) return { ctes: [], branches: [exactOver(rows.inWindow, '')] };
   const cte = `temporal_${rows.kind}_window`;
@@ -94,10 +94,10 @@ function windowBranches(p: SqlParams, rows: WindowRows, topical: Topicality, dep
   // namespace-wide "what happened at Monarch Labs last month" at 100,000 episodes (4,526 facts: 16 of 20 ms).
   const byMatches = ids && topical.matches && rows.scoreIsTopicality;
   const exact = byMatches
-    ? `(SELECT 'temporal' AS signal, '${rows.kind}' AS kind, t.id, t.score, 0::float8 AS tiebreak FROM (
+    ? `(${select('t', 't.score')} FROM (
          SELECT m.id, m.score FROM ${matchedCte} m
          UNION ALL
-         (SELECT w.id, ${WORDS_FLOOR} FROM ${idsCte} w WHERE NOT ${wide} AND NOT EXISTS (SELECT 1 FROM ${matchedCte} m WHERE m.id = w.id)
+         (SELECT w.id, ${TOPICALITY_FLOOR}::float8 FROM ${idsCte} w WHERE NOT ${wide} AND NOT EXISTS (SELECT 1 FROM ${matchedCte} m WHERE m.id = w.id)
           ORDER BY w.id LIMIT ${limit})
        ) t ORDER BY t.score DESC, t.id LIMIT ${limit})`
     : exactOver(ids ? `r.id = ANY(ARRAY(SELECT id FROM ${idsCte}))` : rows.inWindow, ` AND NOT ${wide}`);
