@@ -1,4 +1,4 @@
-// npm run bench:agents -- [--read-rate 8] [--write-rate 5] [--seconds 30] [--database-url URL] [--out name]
+// npm run bench:agents -- [--read-rate 8] [--write-rate 5] [--seconds 30] [--database-url URL] [--time-windows] [--out name]
 //
 // Agents' traffic on `npm start`, as a user runs it: a fresh DATA_DIR (the
 // embedded PGlite, or --database-url for a PostgreSQL server), 200 episodes
@@ -8,7 +8,8 @@
 // second. Reports reads answered, refused (503) and their p50/p95/p99 (overall
 // and per minute of the loop, `reads.by_period`: a long run shows whether reads
 // slow down as memory is written), write acknowledgement p95, and waits until
-// every acknowledged write is extracted.
+// every acknowledged write is extracted. `--time-windows`: every other question
+// names a time too ("what happened at Acme last month"), as agents ask them.
 // Writes bench/results/<out>.json (default agents-trial).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ const readRate = Number(args.get('read-rate') ?? 8);
 const writeRate = Number(args.get('write-rate') ?? 5);
 const seconds = Number(args.get('seconds') ?? 30);
 const databaseUrl = args.get('database-url');
+const timeWindows = args.has('time-windows');
 const log = (m: string) => console.log(`[bench:agents] ${m}`);
 
 const FIRST = ['Ana', 'Bruno', 'Chen', 'Dara', 'Emil', 'Farah', 'Goran', 'Hana', 'Ivo', 'Jun'];
@@ -50,7 +52,8 @@ function episode() {
   };
 }
 const pick = (n: number) => Math.floor(Math.random() * n);
-const question = () => `where does ${FIRST[pick(10)]} ${pick(7)} work`;
+const question = () =>
+  timeWindows && pick(2) ? `what happened at ${ORGS[pick(5)]} ${pick(2) ? 'last month' : 'this week'}` : `where does ${FIRST[pick(10)]} ${pick(7)} work`;
 
 async function main() {
   const port = await freePort();
@@ -135,7 +138,7 @@ async function main() {
     const result = {
       database: databaseUrl ? 'server' : 'embedded',
       seconds,
-      offered: { reads_per_second: 4 * readRate, writes_per_second: writeRate },
+      offered: { reads_per_second: 4 * readRate, writes_per_second: writeRate, time_window_questions: timeWindows },
       reads: {
         sent: readAnswers.length,
         answered: answered.length,
