@@ -7,7 +7,7 @@
 // context and search, per user and namespace-wide, `--read-rate` each per
 // second. Reports reads answered, refused (503) and their p50/p95/p99 (overall
 // and per minute of the loop, `reads.by_period`: a long run shows whether reads
-// slow down as memory is written), write acknowledgement p95, and waits until
+// slow down as memory is written; and per kind, `reads.by_shape`), write acknowledgement p95, and waits until
 // every acknowledged write is extracted. `--time-windows`: every other question
 // names a time too ("what happened at Acme last month"), as agents ask them.
 // Writes bench/results/<out>.json (default agents-trial).
@@ -32,6 +32,9 @@ const FIRST = ['Ana', 'Bruno', 'Chen', 'Dara', 'Emil', 'Farah', 'Goran', 'Hana',
 const ORGS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli'];
 const CITIES = ['Lisbon', 'Oslo', 'Kyoto', 'Lima', 'Accra'];
 const NS = 'agents';
+
+/** The four read streams: context and search, each per user and namespace-wide. */
+type ReadShape = 'context_user' | 'context_namespace' | 'search_user' | 'search_namespace';
 
 interface Answer {
   status: number;
@@ -110,13 +113,13 @@ async function main() {
     for (let i = 0; i < 200; i += 10) await Promise.all(Array.from({ length: 10 }, write));
     await waitExtracted();
 
-    const reads = [
-      () => fetch(`${url}/v1/context?${new URLSearchParams({ namespace: NS, user_id: `u${pick(20)}`, query: question() })}`, { headers }),
-      () => fetch(`${url}/v1/context?${new URLSearchParams({ namespace: NS, query: question() })}`, { headers }),
-      () => fetch(`${url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NS, user_id: `u${pick(20)}`, query: question(), k: 10 }) }),
-      () => fetch(`${url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NS, query: question(), k: 10 }) }),
-    ];
-    const readAnswers: Array<Answer & { sentAt: number }> = [];
+    const reads: Record<ReadShape, () => Promise<Response>> = {
+      context_user: () => fetch(`${url}/v1/context?${new URLSearchParams({ namespace: NS, user_id: `u${pick(20)}`, query: question() })}`, { headers }),
+      context_namespace: () => fetch(`${url}/v1/context?${new URLSearchParams({ namespace: NS, query: question() })}`, { headers }),
+      search_user: () => fetch(`${url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NS, user_id: `u${pick(20)}`, query: question(), k: 10 }) }),
+      search_namespace: () => fetch(`${url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NS, query: question(), k: 10 }) }),
+    };
+    const readAnswers: Array<Answer & { sentAt: number; shape: ReadShape }> = [];
     const writeAnswers: Answer[] = [];
     const inFlight: Array<Promise<void>> = [];
     const schedule = (perSecond: number, fire: () => Promise<void>) => {
@@ -125,11 +128,11 @@ async function main() {
     log(`open loop for ${seconds} s: ${writeRate} writes/s, ${readRate}/s each of 4 read kinds`);
     const loopStarted = performance.now();
     schedule(writeRate, async () => void writeAnswers.push(await write()));
-    for (const read of reads) {
+    for (const [shape, read] of Object.entries(reads) as Array<[ReadShape, () => Promise<Response>]>) {
       schedule(readRate, async () => {
         const started = performance.now();
         const status = await read().then(async (r) => (await r.text(), r.status), () => 0);
-        readAnswers.push({ status, ms: performance.now() - started, sentAt: (started - loopStarted) / 1000 });
+        readAnswers.push({ status, ms: performance.now() - started, sentAt: (started - loopStarted) / 1000, shape });
       });
     }
     await sleep(seconds * 1000 + 100);
@@ -151,6 +154,15 @@ async function main() {
           const inPeriod = readAnswers.filter((a) => a.status === 200 && Math.floor(a.sentAt / PERIOD_S) === i).map((a) => a.ms);
           return { from_s: i * PERIOD_S, answered: inPeriod.length, p50_ms: round2(percentile(inPeriod, 50)), p95_ms: round2(percentile(inPeriod, 95)) };
         }),
+        // Which of the four kinds makes the tail.
+        by_shape: Object.fromEntries(
+          Object.keys(reads).map((shape) => {
+            const ofShape = readAnswers.filter((a) => a.shape === shape);
+            const ms = ofShape.filter((a) => a.status === 200).map((a) => a.ms);
+            const refused = ofShape.filter((a) => a.status === 503).length;
+            return [shape, { answered: ms.length, refused_503: refused, p50_ms: round2(percentile(ms, 50)), p95_ms: round2(percentile(ms, 95)), p99_ms: round2(percentile(ms, 99)) }];
+          }),
+        ),
       },
       writes: {
         sent: writeAnswers.length,

@@ -1,6 +1,8 @@
 // Cold start of `npm start`: process spawn → /readyz 200 with an empty DATA_DIR
 // (PGlite initdb, Temporal dev server, migrations, workflow bundle, API), then a
-// warm restart on the same DATA_DIR. Writes bench/results/cold-start.json.
+// warm restart on the same DATA_DIR; after each, the first reads a user sends
+// (a search and a context request, then each again: `first_reads`). Writes
+// bench/results/cold-start.json.
 //   npx tsx bench/cold-start.ts [--runs 3]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,11 +26,39 @@ function cpuMs(pid: number | undefined): number | null {
   }
 }
 
+const KEY = 'cold-start-bench-key-0123456789';
+
+/** Milliseconds of the first search and context request after ready, and of the same requests again. */
+interface FirstReads {
+  search_first_ms: number;
+  context_first_ms: number;
+  search_second_ms: number;
+  context_second_ms: number;
+}
+
+async function timedRead(url: string, init?: RequestInit): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
+  await res.text();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+/** What a user's first questions meet: the read path's first use in the process (an empty namespace: no data needed). */
+async function firstReads(base: string): Promise<FirstReads> {
+  const search = () => timedRead(`${base}/v1/search`, { method: 'POST', body: JSON.stringify({ namespace: 'cold', user_id: 'ana', query: 'where does Ana work', k: 10 }) });
+  const context = () => timedRead(`${base}/v1/context?${new URLSearchParams({ namespace: 'cold', user_id: 'ana', query: 'where does Ana work' })}`);
+  const search_first_ms = await search();
+  const context_first_ms = await context();
+  return { search_first_ms, context_first_ms, search_second_ms: await search(), context_second_ms: await context() };
+}
+
 /** Spawns `node --import tsx scripts/start.ts` (npm start), returns ms until /readyz answers 200, and a stop function. */
-async function timeToReady(dataDir: string): Promise<{ ms: number; cpuMs: number | null; stop: () => Promise<number> }> {
+async function timeToReady(dataDir: string): Promise<{ ms: number; reads: FirstReads; cpuMs: number | null; stop: () => Promise<number> }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'MNEMO_API_KEY']) delete env[name];
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS']) delete env[name];
+  env.MNEMO_API_KEY = KEY;
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -44,8 +74,10 @@ async function timeToReady(dataDir: string): Promise<{ ms: number; cpuMs: number
     await sleep(50);
   }
   const ms = Math.round(performance.now() - started);
+  const reads = await firstReads(`http://127.0.0.1:${port}`);
   return {
     ms,
+    reads,
     cpuMs: cpuMs(child.pid),
     stop: async () => {
       child.kill('SIGTERM');
@@ -58,17 +90,21 @@ const loadAtStart = Number(os.loadavg()[0].toFixed(2));
 const cold: number[] = [];
 const warm: number[] = [];
 const coldCpu: number[] = [];
+const coldReads: FirstReads[] = [];
+const warmReads: FirstReads[] = [];
 for (let i = 0; i < RUNS; i++) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-cold-'));
   try {
     const first = await timeToReady(dataDir);
     cold.push(first.ms);
+    coldReads.push(first.reads);
     if (first.cpuMs !== null) coldCpu.push(first.cpuMs);
     await first.stop();
     const second = await timeToReady(dataDir);
     warm.push(second.ms);
+    warmReads.push(second.reads);
     await second.stop();
-    console.log(`run ${i + 1}: cold ${first.ms} ms (Mnemo process CPU ${first.cpuMs} ms), warm restart ${second.ms} ms`);
+    console.log(`run ${i + 1}: cold ${first.ms} ms (Mnemo process CPU ${first.cpuMs} ms), warm restart ${second.ms} ms; first search ${first.reads.search_first_ms} ms`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -84,6 +120,8 @@ const result = {
   // a floor for the wall time on an idle machine, since PGlite and module loading share one thread.
   cold_process_cpu_ms: coldCpu.length ? { median: median(coldCpu), all: coldCpu } : null,
   warm_restart_ms: { median: median(warm), min: Math.min(...warm), max: Math.max(...warm), all: warm },
+  // Right after ready, one request at a time: each run's first search and context, then the same again.
+  first_reads: { after_cold_start: coldReads, after_warm_restart: warmReads },
   machine: {
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model,
