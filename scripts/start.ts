@@ -68,8 +68,9 @@ async function startAll(): Promise<void> {
   const servicesStarting = startEmbeddedServices(config, logger);
   servicesStarting.catch(() => undefined); // awaited below
   worker = forkWorker({ logger });
-  const [{ createApp }, { ensureAdminKey }, { buildDeps }, { migrate }] = await Promise.all([
+  const [{ createApp }, { warmUpReadPath }, { ensureAdminKey }, { buildDeps }, { migrate }] = await Promise.all([
     import('../api/app.js'),
+    import('../api/warmUp.js'),
     import('../core/auth/bootstrap.js'),
     import('../core/buildDeps.js'),
     import('../core/db/migrate.js'),
@@ -80,9 +81,12 @@ async function startAll(): Promise<void> {
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
   const admin = ensureAdminKey(resolved);
   const runtimeConfig: Config = { ...resolved, MNEMO_API_KEY: admin.key };
+  deps = buildDeps(runtimeConfig, { logger });
+  // The query embedder's model loads while the worker starts (api/warmUp.ts).
+  const warming = warmUpReadPath(deps.embedder, logger);
   // Before the API listens: the worker registers the search attributes that the API's workflow starts set.
   phase('worker', await worker.start({ DATABASE_URL: resolved.DATABASE_URL, TEMPORAL_ADDRESS: resolved.TEMPORAL_ADDRESS }));
-  deps = buildDeps(runtimeConfig, { logger });
+  await warming;
   // The worker's Temporal SDK metrics (WORKER_METRICS_ADDRESS, served by its process) are appended to the API's /metrics.
   const workerMetricsUrl = runtimeConfig.WORKER_METRICS_ADDRESS ? `http://${runtimeConfig.WORKER_METRICS_ADDRESS}/metrics` : undefined;
   server = createServer(createApp(deps, { metrics: { workerMetricsUrl } }));

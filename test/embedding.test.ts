@@ -53,6 +53,24 @@ describe('local embedding model (all-MiniLM-L6-v2, ONNX)', () => {
     await expectMeaningfulNeighbours(embedder);
   });
 
+  it('warms up once per thread: the model loaded and run before the first text, and the thread replaced after close', async () => {
+    const fresh = new OnnxEmbedder(modelDir, 'all-MiniLM-L6-v2-int8', 384);
+    try {
+      const warming = fresh.warmUp();
+      expect(fresh.warmUp()).toBe(warming);
+      await expect(warming).resolves.toBeUndefined();
+      const [vector] = await fresh.embed(['Where does she work now?']);
+      expect(vector).toHaveLength(384);
+      await fresh.close();
+      // A closed embedder's next warm-up starts a new thread rather than reporting the old one's.
+      const again = fresh.warmUp();
+      expect(again).not.toBe(warming);
+      await expect(again).resolves.toBeUndefined();
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('names the command that builds a missing model', () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'mnemo-no-model-'));
     try {

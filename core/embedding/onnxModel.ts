@@ -68,6 +68,7 @@ export class OnnxEmbedder implements EmbeddingProvider {
   private worker: Worker | null = null;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
+  private warming: { worker: Worker; done: Promise<void> } | null = null;
 
   constructor(
     dir: string,
@@ -122,6 +123,18 @@ export class OnnxEmbedder implements EmbeddingProvider {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, texts } satisfies EmbedRequest);
     });
+  }
+
+  /**
+   * Starts the thread, loads the model and runs it once. Done lazily, the first
+   * search after a start waited for it: 307-609 ms against 10-31 ms for the next
+   * (bench:cold-start's first_reads, npm start). Once per thread: a warmed
+   * embedder returns the same promise until its thread is replaced.
+   */
+  warmUp(): Promise<void> {
+    const worker = this.thread();
+    if (this.warming?.worker !== worker) this.warming = { worker, done: this.embed(['warm up']).then(() => undefined) };
+    return this.warming.done;
   }
 
   async close(): Promise<void> {

@@ -131,6 +131,8 @@ export interface EmbeddingProvider {
   readonly model: string;
   readonly dim: number;
   embed(texts: string[]): Promise<number[][]>;
+  /** Loads what the first call would (the local model's thread and session), so that call does not wait for it. */
+  warmUp?(): Promise<void>;
   /** Releases what the provider holds (the local model's thread). */
   close?(): Promise<void>;
 }
