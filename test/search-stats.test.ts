@@ -93,7 +93,7 @@ describe('the search-stats schedule', () => {
       await ensureSchedules(stack.deps);
       const handle = stack.deps.temporal.client.schedule.getHandle(SEARCH_STATS_SCHEDULE_ID);
       const described = await handle.describe();
-      expect(described.spec.intervals?.[0]?.every).toBe(5 * 60_000);
+      expect(described.spec.intervals?.[0]?.every).toBe(60_000);
       expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'refreshSearchStats', taskQueue: stack.deps.temporal.taskQueue });
       await handle.trigger();
       const deadline = Date.now() + 60_000;
@@ -107,6 +107,32 @@ describe('the search-stats schedule', () => {
     } finally {
       // The test server is shared: leave no schedule pointing at this test's task queue.
       for (const id of [SEARCH_STATS_SCHEDULE_ID, RECONCILE_SCHEDULE_ID]) await stack.deps.temporal.client.schedule.getHandle(id).delete().catch(() => undefined);
+      await stack.stop();
+    }
+  }, 120_000);
+
+  it('gives a schedule an earlier version made every 5 minutes the interval of this one', async () => {
+    const stack = await startTestStack({ withWorker: false });
+    const client = stack.deps.temporal.client;
+    try {
+      for (const id of [SEARCH_STATS_SCHEDULE_ID, RECONCILE_SCHEDULE_ID]) await client.schedule.getHandle(id).delete().catch(() => undefined);
+      const earlier = await client.schedule.create({
+        scheduleId: SEARCH_STATS_SCHEDULE_ID,
+        spec: { intervals: [{ every: '5m' }] },
+        action: { type: 'startWorkflow', workflowType: 'refreshSearchStats', taskQueue: stack.deps.temporal.taskQueue, args: [] },
+        state: { paused: true, note: 'an operator paused it' },
+      });
+      await ensureSchedules(stack.deps);
+      const described = await earlier.describe();
+      expect(described.spec.intervals?.map((interval) => interval.every)).toEqual([60_000]);
+      // Only the interval changes: what an operator set stays.
+      expect(described.state).toMatchObject({ paused: true, note: 'an operator paused it' });
+      expect(described.info.lastUpdatedAt).toBeDefined();
+      // Already at this interval: a second start updates nothing.
+      await ensureSchedules(stack.deps);
+      expect((await earlier.describe()).info.lastUpdatedAt).toEqual(described.info.lastUpdatedAt);
+    } finally {
+      for (const id of [SEARCH_STATS_SCHEDULE_ID, RECONCILE_SCHEDULE_ID]) await client.schedule.getHandle(id).delete().catch(() => undefined);
       await stack.stop();
     }
   }, 120_000);
