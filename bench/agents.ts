@@ -5,10 +5,10 @@
 // written and extracted, then an open loop (each request sent on its schedule,
 // whether or not earlier ones answered) of writes and four read streams:
 // context and search, per user and namespace-wide, `--read-rate` each per
-// second. Reports reads answered, refused (503) and their p50/p95/p99 (overall
-// and per minute of the loop, `reads.by_period`: a long run shows whether reads
-// slow down as memory is written; and per kind, `reads.by_shape`), write acknowledgement p95, and waits until
-// every acknowledged write is extracted. `--time-windows`: every other question
+// second. Reports reads answered, refused (503) and their p50/p95/p99 (overall;
+// per minute of the loop, `reads.by_period`: a long run shows whether reads
+// slow down as memory is written; per kind, `reads.by_shape`), write
+// acknowledgement p95, and waits until every acknowledged write is extracted. `--time-windows`: every other question
 // names a time too ("what happened at Acme last month"), as agents ask them.
 // Writes bench/results/<out>.json (default agents-trial).
 import { spawn } from 'node:child_process';
