@@ -58,6 +58,9 @@ interface Stage {
   errors_by_status?: Record<string, number>;
   /** The open loop's own latency at the same rate against a server that answers at once. */
   generator_floor?: { p50_ms: number; p99_ms: number; max_ms: number };
+  /** Episodes (of any stage) whose extraction ended while this stage's writes arrived, and per second. */
+  extracted_meanwhile: number;
+  extracted_per_s: number;
 }
 
 let counter = 0;
@@ -78,13 +81,21 @@ async function audit(db: pg.Client, acknowledged: string[]): Promise<{ lost: num
   return { lost: acknowledged.length - stored, statuses_at_end: Object.fromEntries(rows.map((r) => [r.status, r.n])) };
 }
 
+/** How much the workers extracted while a stage's writes arrived: "with the worker extracting meanwhile" as a figure. */
+async function extractedBetween(db: pg.Client, since: Date, until: Date): Promise<{ extracted_meanwhile: number; extracted_per_s: number }> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM episode WHERE extracted_at >= $1 AND extracted_at < $2', [since, until]);
+  return { extracted_meanwhile: rows[0].n, extracted_per_s: round2(rows[0].n / ((until.getTime() - since.getTime()) / 1000)) };
+}
+
 const countBy = (values: string[]) => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
 
 /** Open loop: `rate` writes a second sent on a smooth schedule (bench/lib/openLoop.ts), latency from each one's due time. */
 async function openStage(stack: BenchStack, db: pg.Client, rate: number): Promise<Stage> {
+  const since = new Date();
   const answers = await openLoop(stack.apiUrl, BENCH_KEY, [{ name: 'write', perSecond: rate, request: () => ({ method: 'POST', path: '/v1/memories', body: memoryBody() }) }], duration);
   const acknowledged = answers.filter((a) => a.status === 202).map((a) => (a.body as { id: string }).id);
   const latencies = answers.map((a) => a.latencyMs);
+  const extracted = await extractedBetween(db, since, new Date());
   const floor = (await generatorFloor(rate, 5)).map((a) => a.latencyMs);
   return {
     offered_rate: rate,
@@ -100,6 +111,7 @@ async function openStage(stack: BenchStack, db: pg.Client, rate: number): Promis
     requests_per_s: round2(answers.length / duration),
     errors: answers.filter((a) => a.status !== 202).length,
     ...(await audit(db, acknowledged)),
+    ...extracted,
     errors_by_status: countBy(answers.filter((a) => a.status !== 202).map((a) => (a.status ? String(a.status) : `0 ${a.error ?? ''}`.trim()))),
     generator_floor: { p50_ms: round2(percentile(floor, 50)), p99_ms: round2(percentile(floor, 99)), max_ms: round2(Math.max(...floor)) },
   };
@@ -108,6 +120,7 @@ async function openStage(stack: BenchStack, db: pg.Client, rate: number): Promis
 /** Closed loop: `closedConnections` connections, each sending its next write as soon as the last is answered (saturation). */
 async function closedStage(stack: BenchStack, db: pg.Client): Promise<Stage> {
   const acknowledged: string[] = [];
+  const since = new Date();
   const result = await autocannon({
     url: `${stack.apiUrl}/v1/memories`,
     connections: closedConnections,
@@ -135,6 +148,7 @@ async function closedStage(stack: BenchStack, db: pg.Client): Promise<Stage> {
     ack_max_ms: result.latency.max,
     requests_per_s: result.requests.average,
     errors: result.errors + result.non2xx + result.timeouts,
+    ...(await extractedBetween(db, since, new Date())),
     ...(await audit(db, acknowledged)),
   };
 }

@@ -160,4 +160,20 @@ describe('ExtractionDispatcher start window (starts follow the workers claiming 
     expect(started).toEqual(ids);
     expect(asked).toEqual([]);
   });
+
+  it('after stop starts nothing more: the queue is dropped (left pending for reconcile), later enqueues are ignored', async () => {
+    const pending = new Set<string>();
+    const { dispatcher, started } = windowed(2, pending);
+    ['e0', 'e1', 'e2', 'e3'].forEach((id) => dispatcher.enqueue(id));
+    await jest.advanceTimersByTimeAsync(100);
+    expect(started).toEqual(['e0', 'e1']);
+    dispatcher.stop();
+    expect(dispatcher.pending).toBe(0);
+    // Claimed meanwhile: a live dispatcher would start e2 and e3 now.
+    pending.clear();
+    dispatcher.enqueue('e4');
+    await jest.advanceTimersByTimeAsync(5 * CLAIM_PROBE_INTERVAL_MS);
+    expect(started).toEqual(['e0', 'e1']);
+    expect(dispatcher.pending).toBe(0);
+  });
 });

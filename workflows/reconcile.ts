@@ -8,8 +8,9 @@ const { startPendingExtractions } = proxyActivities<Pick<Activities, 'startPendi
 
 /**
  * Runs every minute (a Temporal Schedule): no acknowledged episode stays
- * unextracted. 2,000 a minute outpaces a worker's extraction, so a backlog the
- * API left `pending` after a burst never waits on reconcile.
+ * unextracted. Up to 2,000 a run, started at the workers' pace (see the
+ * activity), so a backlog the API left `pending` after a burst drains as fast
+ * as the workers extract without piling up in Temporal's queue.
  */
 export async function reconcile(): Promise<{ found: number; started: number }> {
   return startPendingExtractions({ limit: 2_000 });

@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 
 export interface DispatcherLimits {
@@ -15,6 +16,13 @@ const DEFAULT_DISPATCHER_LIMITS: DispatcherLimits = { maxInFlight: 16, maxQueued
 
 /** Of the given started episodes, those no worker has claimed yet (still `pending`). */
 export type UnclaimedProbe = (episodeIds: string[]) => Promise<string[]>;
+
+/** The UnclaimedProbe of a database: beginExtraction moves a claimed episode out of `pending`. */
+export async function unclaimedEpisodes(db: Queryable, ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM episode WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]);
+  return rows.map((r) => r.id);
+}
 
 /** How often a full start window asks which of its episodes workers have claimed. */
 export const CLAIM_PROBE_INTERVAL_MS = 200;
@@ -50,6 +58,7 @@ export class ExtractionDispatcher {
   private probing = false;
   private probeTimer: NodeJS.Timeout | undefined;
   private probedAt = Number.NEGATIVE_INFINITY;
+  private stopped = false;
 
   constructor(
     private readonly start: (episodeId: string) => Promise<boolean>,
@@ -64,6 +73,7 @@ export class ExtractionDispatcher {
   }
 
   enqueue(episodeId: string): void {
+    if (this.stopped) return;
     if (this.queue.length >= this.limits.maxQueued) {
       if (this.shed++ % 1000 === 0) this.logger.warn({ shed: this.shed }, 'extraction start queue full; reconcile will start the rest');
       return;
@@ -86,6 +96,18 @@ export class ExtractionDispatcher {
     return this.unclaimed.size;
   }
 
+  /**
+   * Starts nothing more: the queue is dropped (those episodes stay `pending`
+   * for the next reconcile) and the timers cleared. Starts already running finish.
+   */
+  stop(): void {
+    this.stopped = true;
+    this.queue.length = 0;
+    clearTimeout(this.timer);
+    clearTimeout(this.probeTimer);
+    this.timer = this.probeTimer = undefined;
+  }
+
   /** Room for another start: those running count, since each becomes an unclaimed episode. */
   private windowOpen(): boolean {
     return !this.probe || this.limits.maxUnclaimed <= 0 || this.unclaimed.size + this.inFlight < this.limits.maxUnclaimed;
@@ -93,7 +115,7 @@ export class ExtractionDispatcher {
 
   /** Asks which started episodes are still unclaimed, at most every CLAIM_PROBE_INTERVAL_MS, then starts more. */
   private scheduleProbe(): void {
-    if (!this.probe || this.probing || this.probeTimer !== undefined) return;
+    if (!this.probe || this.stopped || this.probing || this.probeTimer !== undefined) return;
     const waitMs = Math.max(0, this.probedAt + CLAIM_PROBE_INTERVAL_MS - this.clock());
     this.probeTimer = setTimeout(() => {
       this.probeTimer = undefined;
@@ -128,6 +150,7 @@ export class ExtractionDispatcher {
   }
 
   private pump(): void {
+    if (this.stopped) return;
     this.refill();
     while (this.inFlight < this.limits.maxInFlight && this.queue.length > 0 && this.tokens >= 1 && this.windowOpen()) {
       const id = this.queue.shift()!;

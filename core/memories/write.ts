@@ -3,7 +3,7 @@ import type { Pool } from '../db/pool.js';
 import type { Deps } from '../deps.js';
 import { GroupCommit } from '../db/groupCommit.js';
 import { episodeWorkflowId } from '../ingest/contracts.js';
-import { ExtractionDispatcher } from '../ingest/dispatcher.js';
+import { ExtractionDispatcher, unclaimedEpisodes } from '../ingest/dispatcher.js';
 import { restartExtraction, runsStagesLocally, startExtraction } from '../ingest/startExtraction.js';
 import { countTaskWrites, reserveTaskWrites } from '../tasks/writeLimit.js';
 import { offsetOfIsoInstant } from '../domain/timezone.js';
@@ -73,13 +73,6 @@ async function insertEpisodes(pool: Pool, rows: EpisodeInsert[]): Promise<void> 
             skip_extraction boolean, task_id uuid, timezone text, workflow_id text, recorded_at timestamptz, content_type text)`,
     [JSON.stringify(rows)],
   );
-}
-
-/** Of the given episodes, those still `pending`: started, but no worker has claimed them (beginExtraction). */
-async function unclaimedEpisodes(pool: Pool, ids: string[]): Promise<string[]> {
-  if (!ids.length) return [];
-  const { rows } = await pool.query<{ id: string }>(`SELECT id FROM episode WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]);
-  return rows.map((r) => r.id);
 }
 
 /**
