@@ -11,8 +11,10 @@ const RECONCILE_START_CONCURRENCY = 8;
 /** Review workflows started per reconcile run (a backlog of old items drains over a few minutes). */
 const REVIEW_STARTS_PER_RUN = 500;
 /**
- * How long one run keeps starting extractions at the workers' pace: most of
- * the schedule's minute, so a backlog drains without a pause between runs.
+ * How long one run keeps starting extractions at the workers' pace, from its
+ * start: most of the schedule's minute, with room to end before the next run
+ * is due. The window it started last keeps the workers busy for part of the
+ * rest (64 episodes: about 4 s at 16 a second).
  */
 export const RECONCILE_START_BUDGET_MS = 50_000;
 /** How often a run whose starts wait for the workers looks whether it is done. */
@@ -33,6 +35,9 @@ export function createReconcileActivities(deps: ActivityDeps, options: Reconcile
      * overlap with the API's own start.
      */
     async startPendingExtractions(input: { limit: number }): Promise<{ found: number; started: number; reviewsStarted: number }> {
+      // From the run's start: however long the reviews take, the run ends before the schedule's next one is due
+      // (one still running then would make the schedule skip it, and the backlog would wait a minute more).
+      const deadline = Date.now() + budgetMs;
       // Reviews first: the extractions below may wait most of a minute for the workers.
       const reviews = await startUnstartedReviewWorkflows(deps, REVIEW_STARTS_PER_RUN);
       await skipForgottenPending(deps, input.limit);
@@ -40,7 +45,7 @@ export function createReconcileActivities(deps: ActivityDeps, options: Reconcile
         `SELECT id FROM episode WHERE status = 'pending' AND forgotten_at IS NULL ORDER BY recorded_at LIMIT $1`,
         [input.limit],
       );
-      const { started } = await startAtWorkersPace(deps, rows.map((r) => r.id), budgetMs);
+      const { started } = await startAtWorkersPace(deps, rows.map((r) => r.id), deadline);
       if (rows.length) deps.logger.info({ found: rows.length, started }, 'reconcile started pending extractions');
       // Through the worker's Temporal metrics (WORKER_METRICS_ADDRESS; a no-op when they are off): reconcile keeps no row of its starts.
       metricMeter.createCounter('mnemo_reconcile_extractions_started', 'episodes', 'Extractions of pending episodes started by reconcile').add(started);
@@ -53,8 +58,8 @@ export function createReconcileActivities(deps: ActivityDeps, options: Reconcile
 /**
  * Starts the episodes in order the way the API's dispatcher does: at most
  * EXTRACTION_START_WINDOW of them started and not yet claimed by a worker, the
- * next one as a worker claims one, until all are started or the budget is
- * spent (the rest stay `pending` for the next run). Starting a whole backlog
+ * next one as a worker claims one, until all are started or the deadline
+ * passes (the rest stay `pending` for the next run). Starting a whole backlog
  * at once parked up to 2,000 runs a minute in Temporal's queue, which cost the
  * Temporal server and the worker CPU for nothing the workers could take yet
  * (bench:write at 1,000 writes/s beside one worker: 7.7-11.5 episodes/s
@@ -62,7 +67,7 @@ export function createReconcileActivities(deps: ActivityDeps, options: Reconcile
  * (started by the previous run or by the API) takes its place in the window:
  * across runs, runs nobody claims stay bounded by the window.
  */
-async function startAtWorkersPace(deps: ActivityDeps, episodeIds: string[], budgetMs: number): Promise<{ started: number }> {
+async function startAtWorkersPace(deps: ActivityDeps, episodeIds: string[], deadline: number): Promise<{ started: number }> {
   let started = 0;
   let failure: unknown;
   const localStages = runsStagesLocally(deps.config);
@@ -90,7 +95,6 @@ async function startAtWorkersPace(deps: ActivityDeps, episodeIds: string[], budg
     (ids) => unclaimedEpisodes(deps.pool, ids),
   );
   episodeIds.forEach((id) => dispatcher.enqueue(id));
-  const deadline = Date.now() + budgetMs;
   try {
     // The activity's own sleep: a worker shutting down cancels it rather than waiting out the budget.
     while (dispatcher.pending > 0 && Date.now() < deadline) await Context.current().sleep(WAIT_STEP_MS);
