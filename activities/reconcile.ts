@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context, metricMeter } from '@temporalio/activity';
 import { ExtractionDispatcher, unclaimedEpisodes } from '../core/ingest/dispatcher.js';
 import { writeAudit } from '../core/audit/auditLog.js';
+import { RECONCILE_SCHEDULE_ID } from '../core/ingest/contracts.js';
 import { startPendingExtraction, runsStagesLocally } from '../core/ingest/startExtraction.js';
 import { FORGOTTEN_BEFORE_EXTRACTION } from '../core/memories/forget.js';
+import { withDeadline } from '../core/temporal/client.js';
 import { startUnstartedReviewWorkflows } from '../core/reviews/reconcile.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -12,11 +14,13 @@ const RECONCILE_START_CONCURRENCY = 8;
 const REVIEW_STARTS_PER_RUN = 500;
 /**
  * How long one run keeps starting extractions at the workers' pace, from its
- * start: most of the schedule's minute, with room to end before the next run
- * is due. The window it started last keeps the workers busy for part of the
- * rest (64 episodes: about 4 s at 16 a second).
+ * start, at most: until shortly before the schedule's next run is due
+ * (NEXT_RUN_MARGIN_MS), so a backlog drains with no pause between runs; a run
+ * still open when the next is due would make the schedule skip that one.
  */
-export const RECONCILE_START_BUDGET_MS = 50_000;
+export const RECONCILE_START_BUDGET_MS = 57_000;
+/** A run ends this long before the next is due; the window it started last keeps the workers busy meanwhile. */
+const NEXT_RUN_MARGIN_MS = 3_000;
 /** How often a run whose starts wait for the workers looks whether it is done. */
 const WAIT_STEP_MS = 100;
 
@@ -35,9 +39,8 @@ export function createReconcileActivities(deps: ActivityDeps, options: Reconcile
      * overlap with the API's own start.
      */
     async startPendingExtractions(input: { limit: number }): Promise<{ found: number; started: number; reviewsStarted: number }> {
-      // From the run's start: however long the reviews take, the run ends before the schedule's next one is due
-      // (one still running then would make the schedule skip it, and the backlog would wait a minute more).
-      const deadline = Date.now() + budgetMs;
+      // From the run's start: however long the reviews take, the run ends before the schedule's next one is due.
+      const deadline = Math.min(Date.now() + budgetMs, (await nextRunAt(deps)) - NEXT_RUN_MARGIN_MS);
       // Reviews first: the extractions below may wait most of a minute for the workers.
       const reviews = await startUnstartedReviewWorkflows(deps, REVIEW_STARTS_PER_RUN);
       await skipForgottenPending(deps, input.limit);
@@ -105,6 +108,16 @@ async function startAtWorkersPace(deps: ActivityDeps, episodeIds: string[], dead
   while (dispatcher.pending > 0) await sleep(WAIT_STEP_MS);
   if (failure !== undefined) throw failure;
   return { started };
+}
+
+/** When the reconcile schedule runs next (Infinity when it cannot be read, e.g. a test without schedules). */
+async function nextRunAt(deps: ActivityDeps): Promise<number> {
+  try {
+    const { info } = await withDeadline(deps.temporal, 5_000, () => deps.temporal.client.schedule.getHandle(RECONCILE_SCHEDULE_ID).describe());
+    return info.nextActionTimes[0]?.getTime() ?? Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 /**
