@@ -66,9 +66,9 @@ export function createReconcileActivities(deps: ActivityDeps, options: Reconcile
  * at once parked up to 2,000 runs a minute in Temporal's queue, which cost the
  * Temporal server and the worker CPU for nothing the workers could take yet
  * (bench:write at 1,000 writes/s beside one worker: 7.7-11.5 episodes/s
- * extracted meanwhile, 12.7-14.5 at the workers' pace). An episode whose run is already open
- * (started by the previous run or by the API) takes its place in the window:
- * across runs, runs nobody claims stay bounded by the window.
+ * extracted meanwhile, 12.7-14.5 at the workers' pace). An episode whose run
+ * is already open (started by the previous run or by the API) takes its place
+ * in the window: across runs, runs nobody claims stay bounded by the window.
  */
 async function startAtWorkersPace(deps: ActivityDeps, episodeIds: string[], deadline: number): Promise<{ started: number }> {
   let started = 0;

@@ -12,7 +12,9 @@
 // - Closed loop (no rate given, and after the rates of the default run): 50
 //   connections as fast as they are answered, which measures saturation.
 // With one `--rate R` the JSON keeps the closed-loop fields and adds
-// `offered_rate`; the default run writes `{rates: [...], saturation}`.
+// `offered_rate`; the default run writes `{rates: [...], saturation}`. Each
+// stage also counts the episodes extracted while its writes arrived
+// (`extracted_meanwhile`, `extracted_per_s`).
 // `--api-processes N` serves the API from N processes (API_PROCESSES), recorded as `api_processes`.
 import os from 'node:os';
 import autocannon from 'autocannon';
