@@ -7,24 +7,18 @@
 // the JSON records how many are extracted and how many ingestEpisode runs wait
 // open in Temporal (its visibility count). Writes bench/results/drain.json.
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { RECONCILE_SCHEDULE_ID } from '../core/ingest/contracts.js';
 import { parseArgs, startBenchStack, writeResult } from './support/benchStack.js';
+import { WRITE_SENTENCES } from './lib/writeSentences.js';
 
 const args = parseArgs();
 const episodes = Number(args.get('episodes') ?? 3_000);
 const seconds = Number(args.get('seconds') ?? 150);
 const workers = Number(args.get('workers') ?? 1);
-const SENTENCES = [
-  'Maya moved to Lisbon last spring and works at Northwind as a designer.',
-  'The team decided to ship the Orion release on Friday.',
-  'Carlos prefers short status updates by email.',
-  'I finally tried the new ramen place near the office and loved it.',
-  'Our Pro plan costs 30 dollars per month since January.',
-];
 const log = (m: string) => console.log(`[bench:drain] ${m}`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const stack = await startBenchStack({ database: 'mnemo_bench_drain', workers });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -36,9 +30,9 @@ try {
   // Oldest first, one second apart in recorded_at, as reconcile orders them.
   await db.query(
     `INSERT INTO episode (id, namespace, user_id, content, occurred_at, recorded_at, workflow_id)
-     SELECT g.id, 'drain', 'user-' || (g.i % 300), ($1::text[])[1 + g.i % 5] || ' (note ' || g.i || ')', now(), now() - make_interval(secs => $2 - g.i), 'episode:' || g.id
+     SELECT g.id, 'drain', 'user-' || (g.i % 300), ($1::text[])[1 + g.i % array_length($1::text[], 1)] || ' (note ' || g.i || ')', now(), now() - make_interval(secs => $2 - g.i), 'episode:' || g.id
        FROM (SELECT gen_random_uuid() AS id, i FROM generate_series(1, $2) AS i) g`,
-    [SENTENCES, episodes],
+    [WRITE_SENTENCES, episodes],
   );
   // The worker creates the schedules when it starts.
   const schedule = client.schedule.getHandle(RECONCILE_SCHEDULE_ID);
@@ -57,7 +51,7 @@ try {
   const samples: Array<{ s: number; extracted: number; pending: number; open_in_temporal: number }> = [];
   let drainedAfterS: number | null = null;
   for (let s = 10; s <= seconds; s += 10) {
-    await sleep(started + s * 1000 - Date.now());
+    await sleep(Math.max(0, started + s * 1000 - Date.now()));
     const { rows } = await db.query<{ extracted: number; pending: number }>(
       `SELECT count(*) FILTER (WHERE status = 'extracted')::int AS extracted, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM episode WHERE namespace = 'drain'`,
     );

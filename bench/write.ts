@@ -22,6 +22,7 @@ import pg from 'pg';
 import { BENCH_KEY, parseArgs, startBenchStack, writeResult, type BenchStack } from './support/benchStack.js';
 import { generatorFloor, openLoop } from './lib/openLoop.js';
 import { percentile, round2 } from './lib/stats.js';
+import { WRITE_SENTENCES } from './lib/writeSentences.js';
 
 const args = parseArgs();
 const closedConnections = Number(args.get('connections') ?? 50);
@@ -31,13 +32,6 @@ const apiProcesses = Number(args.get('api-processes') ?? 1);
 const singleRate = args.has('rate') ? Number(args.get('rate')) : null;
 const rates = singleRate !== null ? [singleRate] : (args.get('rates') ?? '200,500,1000').split(',').map(Number);
 if (rates.some((r) => !Number.isFinite(r) || r <= 0)) throw new Error('--rate/--rates need positive numbers');
-const SENTENCES = [
-  'Maya moved to Lisbon last spring and works at Northwind as a designer.',
-  'The team decided to ship the Orion release on Friday.',
-  'Carlos prefers short status updates by email.',
-  'I finally tried the new ramen place near the office and loved it.',
-  'Our Pro plan costs 30 dollars per month since January.',
-];
 const log = (m: string) => console.log(`[bench:write] ${m}`);
 
 interface Stage {
@@ -69,7 +63,7 @@ let counter = 0;
 
 const memoryBody = () => {
   const n = counter++;
-  return { content: `${SENTENCES[n % SENTENCES.length]} (note ${n})`, user_id: `user-${n % 300}`, agent_id: 'bench' };
+  return { content: `${WRITE_SENTENCES[n % WRITE_SENTENCES.length]} (note ${n})`, user_id: `user-${n % 300}`, agent_id: 'bench' };
 };
 
 /** Statuses of the acknowledged episodes at the end of a stage, and how many of them the database does not hold. */
