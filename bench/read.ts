@@ -22,8 +22,8 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { buildDeps } from '../core/buildDeps.js';
-import { loadConfig } from '../core/config/config.js';
+import { buildDeps, type BuiltDeps } from '../core/buildDeps.js';
+import { loadConfig, type Config } from '../core/config/config.js';
 import type { Queryable } from '../core/db/pool.js';
 import { createEmbedder } from '../core/embedding/index.js';
 import { buildContext } from '../core/retrieval/context.js';
@@ -165,7 +165,7 @@ function recording(db: Queryable, out: Array<{ text: string; values: unknown[]; 
  * contexts/s against a fresh API: p99 72 ms with it, 16 ms without; a
  * million episodes hold ten times the heap).
  */
-async function prepareCorpus(deps: ReturnType<typeof buildDeps>, config: ReturnType<typeof loadConfig>) {
+async function prepareCorpus(deps: BuiltDeps, config: Config) {
   const corpus = generateCorpus(size, userCount);
   const { rows } = await deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM episode WHERE namespace = $1', [namespace]);
   let load: LoadReport | null = null;
