@@ -37,7 +37,8 @@ import { loadCorpus, type LoadReport } from './lib/bulkLoad.js';
 import { relationSizes } from './lib/relationSizes.js';
 import { openLoop } from './lib/openLoop.js';
 import { Random } from './lib/random.js';
-import { readHostTicks, stealShare } from './lib/cpuSteal.js';
+import { idleShare, readHostTicks, stealShare } from './lib/cpuSteal.js';
+import { readMainThreadSched, schedShares, type ThreadSchedShares } from './lib/threadSched.js';
 import { cpuBetween, ownCpuMs, postmasterPid, readCpu, type CpuTargets } from './lib/procCpu.js';
 import { percentile, round2 } from './lib/stats.js';
 
@@ -68,13 +69,24 @@ interface Phase {
   cpuMsPerRequest: Record<string, number | null>;
   /** The share of the host's CPU time taken by other guests meanwhile (see lib/cpuSteal.ts): high, the phase measured a slower machine. */
   cpuStealShare: number | null;
+  /** The share of the host's CPU time no task wanted meanwhile. */
+  hostIdleShare: number | null;
+  /** How the API's main thread spent the phase (null with several API processes: its pid is the primary's, which serves nothing). */
+  apiMainThread: ThreadSchedShares | null;
 }
 
-function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, seconds: number, seed: number): Promise<Phase> {
+/** What each phase reads besides latency: the processes' CPU, and the one API process's main thread (null with several). */
+interface PhaseProbes {
+  cpu: CpuTargets;
+  apiMainThreadPid: number | null;
+}
+
+function drive(url: string, probes: PhaseProbes, build: (r: Random) => { method: 'GET' | 'POST'; path: string; body?: string }, seconds: number, seed: number): Promise<Phase> {
   const r = new Random(seed);
   const latencies: number[] = [];
   let errors = 0;
-  const cpuBefore = readCpu(cpuTargets);
+  const cpuBefore = readCpu(probes.cpu);
+  const mainThreadBefore = probes.apiMainThreadPid === null ? null : readMainThreadSched(probes.apiMainThreadPid);
   // This process is the load's client (autocannon); its own time, not its tree's: the API is its child.
   const clientBefore = ownCpuMs();
   const ticksBefore = readHostTicks();
@@ -96,7 +108,9 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
       },
       (err, result) => {
         if (err) return reject(err);
-        const cpu = { ...cpuBetween(cpuBefore, readCpu(cpuTargets)), client: ownCpuMs() - clientBefore };
+        const cpu = { ...cpuBetween(cpuBefore, readCpu(probes.cpu)), client: ownCpuMs() - clientBefore };
+        const ticksAfter = readHostTicks();
+        const mainThread = probes.apiMainThreadPid === null ? null : schedShares(mainThreadBefore, readMainThreadSched(probes.apiMainThreadPid));
         const perRequest = (ms: number | null) => (ms === null || !result.requests.total ? null : round2(ms / result.requests.total));
         resolve({
           p50: round2(percentile(latencies, 50)),
@@ -105,7 +119,9 @@ function drive(url: string, cpuTargets: CpuTargets, build: (r: Random) => { meth
           requests: result.requests.total,
           errors: errors + result.errors + result.timeouts,
           cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, perRequest(ms)])),
-          cpuStealShare: stealShare(ticksBefore, readHostTicks()),
+          cpuStealShare: stealShare(ticksBefore, ticksAfter),
+          hostIdleShare: idleShare(ticksBefore, ticksAfter),
+          apiMainThread: mainThread,
         });
       },
     );
@@ -197,7 +213,7 @@ async function main() {
   const url = api.url;
   const postgres = await postmasterPid(deps.pool);
   // The processes whose CPU each phase reports: the API and the PostgreSQL server (when local).
-  const cpuTargets: CpuTargets = { api: [api.pid], ...(postgres === null ? {} : { postgres: [postgres] }) };
+  const probes: PhaseProbes = { cpu: { api: [api.pid], ...(postgres === null ? {} : { postgres: [postgres] }) }, apiMainThreadPid: apiProcesses === 1 ? api.pid : null };
   const contextRequest = (r: Random) => {
     const user: CorpusUser = r.pick(users);
     const params = new URLSearchParams({ namespace, user_id: user.id, query: benchQuery(r, user), max_tokens: '1000' });
@@ -228,21 +244,21 @@ async function main() {
   };
 
   log('warming up');
-  await drive(url, cpuTargets, contextRequest, 3, 1);
-  await drive(url, cpuTargets, searchRequest, 3, 2);
+  await drive(url, probes, contextRequest, 3, 1);
+  await drive(url, probes, searchRequest, 3, 2);
   log(`GET /v1/context: ${connections} connections, ${duration} s`);
-  const context = await drive(url, cpuTargets, contextRequest, duration, 3);
+  const context = await drive(url, probes, contextRequest, duration, 3);
   log(`POST /v1/search (per user): ${connections} connections, ${duration} s`);
-  const search = await drive(url, cpuTargets, searchRequest, duration, 4);
+  const search = await drive(url, probes, searchRequest, duration, 4);
   log(`POST /v1/search (whole namespace): ${connections} connections, ${Math.ceil(duration / 2)} s`);
-  const searchNs = await drive(url, cpuTargets, searchNamespaceRequest, Math.ceil(duration / 2), 5);
+  const searchNs = await drive(url, probes, searchNamespaceRequest, Math.ceil(duration / 2), 5);
   const agentSeconds = Math.ceil(duration / 2);
   log(`agents' questions: context and search, per user and namespace-wide, ${agentSeconds} s each`);
   const agent = {
-    context_user: await drive(url, cpuTargets, agentContextRequest(true), agentSeconds, 7),
-    context_namespace: await drive(url, cpuTargets, agentContextRequest(false), agentSeconds, 8),
-    search_user: await drive(url, cpuTargets, agentSearchRequest(true), agentSeconds, 9),
-    search_namespace: await drive(url, cpuTargets, agentSearchRequest(false), agentSeconds, 10),
+    context_user: await drive(url, probes, agentContextRequest(true), agentSeconds, 7),
+    context_namespace: await drive(url, probes, agentContextRequest(false), agentSeconds, 8),
+    search_user: await drive(url, probes, agentSearchRequest(true), agentSeconds, 9),
+    search_namespace: await drive(url, probes, agentSearchRequest(false), agentSeconds, 10),
   };
 
   // The same shapes below saturation, each at a share of the throughput its closed-loop phase measured.
@@ -291,11 +307,13 @@ async function main() {
     search_namespace_p50_ms: searchNs.p50,
     search_namespace_p95_ms: searchNs.p95,
     agent_queries: Object.fromEntries(
-      Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps, cpu_ms_per_request: phase.cpuMsPerRequest, cpu_steal_share: phase.cpuStealShare }]),
+      Object.entries(agent).map(([name, phase]) => [name, { p50_ms: phase.p50, p95_ms: phase.p95, rps: phase.rps, cpu_ms_per_request: phase.cpuMsPerRequest, cpu_steal_share: phase.cpuStealShare, host_idle_share: phase.hostIdleShare, api_main_thread: phase.apiMainThread }]),
     ),
     open_loop: { share_of_closed_loop_throughput: openShare, ...open },
     cpu_ms_per_request: { context: context.cpuMsPerRequest, search: search.cpuMsPerRequest, search_namespace: searchNs.cpuMsPerRequest },
     cpu_steal_share: { context: context.cpuStealShare, search: search.cpuStealShare, search_namespace: searchNs.cpuStealShare },
+    host_idle_share: { context: context.hostIdleShare, search: search.hostIdleShare, search_namespace: searchNs.hostIdleShare },
+    api_main_thread: { context: context.apiMainThread, search: search.apiMainThread, search_namespace: searchNs.apiMainThread },
     errors:
       context.errors + search.errors + searchNs.errors + Object.values(agent).reduce((n, phase) => n + phase.errors, 0) + Object.values(open).reduce((n, phase) => n + phase.errors, 0),
     connections,
