@@ -86,7 +86,8 @@ function drive(url: string, probes: PhaseProbes, build: (r: Random) => { method:
   const latencies: number[] = [];
   let errors = 0;
   const cpuBefore = readCpu(probes.cpu);
-  const mainThreadBefore = probes.apiMainThreadPid === null ? null : readMainThreadSched(probes.apiMainThreadPid);
+  const readMainThread = () => (probes.apiMainThreadPid === null ? null : readMainThreadSched(probes.apiMainThreadPid));
+  const mainThreadBefore = readMainThread();
   // This process is the load's client (autocannon); its own time, not its tree's: the API is its child.
   const clientBefore = ownCpuMs();
   const ticksBefore = readHostTicks();
@@ -110,7 +111,6 @@ function drive(url: string, probes: PhaseProbes, build: (r: Random) => { method:
         if (err) return reject(err);
         const cpu = { ...cpuBetween(cpuBefore, readCpu(probes.cpu)), client: ownCpuMs() - clientBefore };
         const ticksAfter = readHostTicks();
-        const mainThread = probes.apiMainThreadPid === null ? null : schedShares(mainThreadBefore, readMainThreadSched(probes.apiMainThreadPid));
         const perRequest = (ms: number | null) => (ms === null || !result.requests.total ? null : round2(ms / result.requests.total));
         resolve({
           p50: round2(percentile(latencies, 50)),
@@ -121,7 +121,7 @@ function drive(url: string, probes: PhaseProbes, build: (r: Random) => { method:
           cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, perRequest(ms)])),
           cpuStealShare: stealShare(ticksBefore, ticksAfter),
           hostIdleShare: idleShare(ticksBefore, ticksAfter),
-          apiMainThread: mainThread,
+          apiMainThread: schedShares(mainThreadBefore, readMainThread()),
         });
       },
     );

@@ -1,7 +1,8 @@
 // How much of the host's CPU time the hypervisor gave to other guests ("steal",
-// /proc/stat) while a benchmark ran, and how much of it no task wanted (idle). On this workplace's shared 2-core machines
-// it reached a fifth of all CPU time over a session and differed run to run;
-// a phase with much steal measured a slower machine, not slower code.
+// /proc/stat) while a benchmark ran, and how much of it no task wanted (idle).
+// On this workplace's shared 2-core machines steal reached a fifth of all CPU
+// time over a session and differed run to run; a phase with much steal
+// measured a slower machine, not slower code.
 // Hand-written: one line of /proc/stat, and no maintained package reads it.
 import { readFileSync } from 'node:fs';
 import { round2 } from './stats.js';
