@@ -21,7 +21,7 @@ describe('graph episodes from the scope read once', () => {
   useReadApi(NOW, async (started) => {
     api = started;
     const pool = api.deps.pool;
-    const ep = async (key: string, content: string, extra: { userId?: string; speaker?: string; forgottenAt?: string; noEmbedding?: boolean } = {}) => {
+    const ep = async (key: string, content: string, extra: { userId?: string; agentId?: string; speaker?: string; forgottenAt?: string; noEmbedding?: boolean } = {}) => {
       ids[key] = await insertEpisode(pool, { namespace: NS, content, occurredAt: '2026-05-01T10:00:00Z', userId: 'u1', ...extra });
     };
     await ep('boat', 'Ana said the sailing boat is moored in Split for the winter.');
@@ -32,12 +32,16 @@ describe('graph episodes from the scope read once', () => {
     await ep('forgotten', 'Ana sold the sailing boat.', { forgottenAt: '2026-06-01T00:00:00Z' });
     await ep('otherUser', 'Ana showed me her sailing boat in Split.', { userId: 'u2' });
     await ep('unrelated', 'The dentist moved my appointment to next month.');
-    const linked = ['boat', 'lunch', 'noVector', 'forgotten', 'otherUser'].map((k) => ids[k]);
+    // An agent's own memory, with no user: a narrow scope that episode_user_vectors_idx does not cover.
+    await ep('agentBoat', 'Ana wants the sailing boat painted blue.', { userId: undefined, agentId: 'a1' });
+    await ep('agentSaid', 'The sailing club meets on Fridays.', { userId: undefined, agentId: 'a1', speaker: 'Ana' });
+    await ep('agentOther', 'The boat show opens in March.', { userId: undefined, agentId: 'a1' });
+    const linked = ['boat', 'lunch', 'noVector', 'forgotten', 'otherUser', 'agentBoat'].map((k) => ids[k]);
     await insertEntity(pool, { namespace: NS, name: 'Ana', scopeUser: 'u1', episodeIds: linked });
   });
 
-  const graphEpisodes = async (recipe: ReturnType<typeof resolveRecipe>) => {
-    const scope: ReadScope = { namespace: NS, userId: 'u1', now: NOW, includeForgotten: false };
+  const graphEpisodes = async (recipe: ReturnType<typeof resolveRecipe>, narrowing: Pick<ReadScope, 'userId' | 'agentId'> = { userId: 'u1' }) => {
+    const scope: ReadScope = { namespace: NS, ...narrowing, now: NOW, includeForgotten: false };
     const { lists } = await withReadClient(api.deps.readPool, (db) =>
       collectSignals(db, embedder, scope, { query: QUERY, kinds: ['episode', 'fact', 'entity'], recipe }),
     );
@@ -53,6 +57,15 @@ describe('graph episodes from the scope read once', () => {
     // The turn that says what the query asks about leads; the one without an embedding still counts, by its words.
     expect(shared[0].id).toBe(ids.boat);
     expect(shared.find((h) => h.id === ids.noVector)!.score).toBeGreaterThan(0);
+  });
+
+  it("ranks an agent's scope, which has no user, the same way either way", async () => {
+    const agent = { agentId: 'a1' };
+    const shared = await graphEpisodes(resolveRecipe({ name: 'default', graph_speaker_turns: true }), agent);
+    const alone = await graphEpisodes(resolveRecipe({ name: 'default', weights: { vector: 0 }, graph_speaker_turns: true }), agent);
+    expect(shared.map((h) => h.id).sort()).toEqual([ids.agentBoat, ids.agentSaid].sort());
+    expect(shared.map((h) => h.id)).toEqual(alone.map((h) => h.id));
+    shared.forEach((h, i) => expect(h.score).toBeCloseTo(alone[i].score, 9));
   });
 
   it("takes only the episodes that mention the named entity unless the recipe asks for the turns they said", async () => {
