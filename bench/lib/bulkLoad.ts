@@ -12,7 +12,6 @@ const DEFERRED_INDEXES = [
   'episode_embedding_idx',
   'episode_tsv_idx',
   'episode_user_terms_idx',
-  'episode_user_vectors_idx',
   'fact_embedding_idx',
   'fact_tsv_idx',
   'entity_name_embedding_idx',

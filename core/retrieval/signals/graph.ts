@@ -3,7 +3,7 @@ import { entitiesNamedIn, type EntitySeed } from '../entityMatch.js';
 import { memoizeBounded } from '../memo.js';
 import { episodeFilter, factFilter } from '../scope.js';
 import { SqlParams } from '../sql.js';
-import { userTermKeySql, weightedTerms } from './keyword.js';
+import { weightedTerms } from './keyword.js';
 import type { Hit, RankedList } from '../types.js';
 import type { SignalInput } from './context.js';
 import { readsScopeEpisodes, SCOPE_EPISODES } from './scopeEpisodes.js';
@@ -178,21 +178,23 @@ function removeName(text: string, name: string): string {
 /**
  * Episodes of the named entities: those that mention them, and when the
  * recipe asks for it (`graph_speaker_turns`) every turn a named person said
- * ("I" is the speaker). In a narrow scope whose episodes the statement
- * already scores (SCOPE_EPISODES), the mentions are taken from there, so only
- * the scope's own linked episodes count against MAX_LINKED_EPISODES, with
- * their distances; only the linked episodes' words are read from the table.
+ * ("I" is the speaker). In a narrow scope whose episodes the
+ * statement already reads (SCOPE_EPISODES), they are taken from there: only
+ * the scope's own linked episodes count against MAX_LINKED_EPISODES, and none
+ * is read again.
  */
 async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[]): Promise<SignalBranches> {
   const shared = readsScopeEpisodes(input);
-  // Added to the parameters only where the statement uses it: an unused parameter has no type PostgreSQL can infer.
-  let scopeFilter: string | undefined;
-  const filter = () => (scopeFilter ??= episodeFilter(p, input.scope));
+  const filter = shared ? '' : episodeFilter(p, input.scope);
   const seedIds = p.add(seeds.map((s) => s.id));
   const seedScores = p.add(seeds.map((s) => s.score));
   const speakers = input.recipe.graph_speaker_turns ? personNames(seeds) : [];
   const speakerScores = () => `unnest(${p.add(speakers.map((s) => s.name))}::text[], ${p.add(speakers.map((s) => s.score))}::float8[]) AS sp(name, score)`;
-  const speakerBranch = speakers.length ? `UNION ALL SELECT e.id, sp.score FROM episode e JOIN ${speakerScores()} ON lower(e.speaker) = sp.name WHERE ${filter()}` : '';
+  const speakerBranch = !speakers.length
+    ? ''
+    : shared
+      ? `UNION ALL SELECT se.id, sp.score FROM ${SCOPE_EPISODES} se JOIN ${speakerScores()} ON se.speaker = sp.name`
+      : `UNION ALL SELECT e.id, sp.score FROM episode e JOIN ${speakerScores()} ON lower(e.speaker) = sp.name WHERE ${filter}`;
   const mentions = shared
     ? `SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id JOIN ${SCOPE_EPISODES} se ON se.id = ee.episode_id`
     : `SELECT ee.episode_id AS id, seed.score FROM entity_episode ee JOIN graph_seed seed ON seed.id = ee.entity_id`;
@@ -202,28 +204,14 @@ async function seedEpisodes(input: SignalInput, p: SqlParams, seeds: EntitySeed[
      graph_linked AS (${mentions} ${speakerBranch}),
      graph_best AS (SELECT id, max(score) AS score FROM graph_linked GROUP BY id LIMIT ${MAX_LINKED_EPISODES})`,
   ];
-  const termWeight = (tsv: string) => `(SELECT sum(t.idf) FROM terms_graph_episode t WHERE ${tsv} @@ t.tq)`;
-  const score = (terms: string, distance: string) => `(best.score * (coalesce(${terms}, 0) + ${LAMBDA} * (1 - coalesce(${distance}, 1))))::float8`;
+  const score = (tsv: string, distance: string) =>
+    `(best.score * (coalesce((SELECT sum(t.idf) FROM terms_graph_episode t WHERE ${tsv} @@ t.tq), 0) + ${LAMBDA} * (1 - coalesce(${distance}, 1))))::float8`;
   const depth = p.add(input.recipe.depths.graph);
-  const rank = (columns: string, from: string) => `(SELECT 'graph' AS signal, 'episode' AS kind, ${columns}, 0::float8 AS tiebreak FROM ${from} ORDER BY score DESC, id LIMIT ${depth})`;
-  const { userId } = input.scope;
-  let branch: string;
-  if (shared && userId !== undefined) {
-    // Only episodes holding one of the words can score by them: found through the user's postings of those words
-    // (episode_user_terms_idx, checked again by @@), so the table is read for them alone, not for every linked
-    // episode. A question naming the user links all of the user's episodes.
-    const keys = `ARRAY(SELECT ${userTermKeySql(`${p.add(userId)}::text`, 't.lexeme')} FROM terms_graph_episode t)`;
-    ctes.push(`graph_word_hit AS MATERIALIZED (SELECT e.id, ${termWeight('e.content_tsv')} AS terms FROM episode e
-      WHERE (${filter()}) IS TRUE AND episode_user_terms(e.user_id, e.content_tsv) && ${keys})`);
-    branch = rank(
-      `se.id, ${score('hit.terms', 'se.own_distance')} AS score`,
-      `graph_best best JOIN ${SCOPE_EPISODES} se ON se.id = best.id LEFT JOIN graph_word_hit hit ON hit.id = best.id`,
-    );
-  } else if (shared) {
-    branch = rank(`e.id, ${score(termWeight('e.content_tsv'), 'se.own_distance')} AS score`, `graph_best best JOIN ${SCOPE_EPISODES} se ON se.id = best.id JOIN episode e ON e.id = best.id`);
-  } else {
-    const distance = `e.embedding <=> ${p.add(await input.vector())}::vector`;
-    branch = rank(`e.id, ${score(termWeight('e.content_tsv'), distance)} AS score`, `graph_best best JOIN episode e ON e.id = best.id WHERE ${filter()}`);
-  }
+  const branch = shared
+    ? `(SELECT 'graph' AS signal, 'episode' AS kind, se.id, ${score('se.content_tsv', 'se.own_distance')} AS score, 0::float8 AS tiebreak
+    FROM graph_best best JOIN ${SCOPE_EPISODES} se ON se.id = best.id ORDER BY score DESC, se.id LIMIT ${depth})`
+    : `(SELECT 'graph' AS signal, 'episode' AS kind, e.id, ${score('e.content_tsv', `e.embedding <=> ${p.add(await input.vector())}::vector`)} AS score, 0::float8 AS tiebreak
+    FROM graph_best best JOIN episode e ON e.id = best.id
+    WHERE ${filter} ORDER BY score DESC, e.id LIMIT ${depth})`;
   return { signal: 'graph', kinds: ['episode'], ctes, branches: [branch] };
 }

@@ -104,9 +104,6 @@ interface KeywordTableSpec {
  */
 export const userTermKey = (userId: string, lexeme: string) => `${userId}\u001f${lexeme}`;
 
-/** The same key built in SQL, from SQL expressions for the user id and the lexeme. */
-export const userTermKeySql = (userId: string, lexeme: string) => `${userId} || chr(31) || ${lexeme}`;
-
 /**
  * Which rows of a phase to read. Namespace-wide, the full-text index's
  * postings of its query; narrowed to a user, that user's postings of its

@@ -1,6 +1,6 @@
 import { episodeFilter, factFilter, type ReadScope } from '../scope.js';
 import type { SqlParams } from '../sql.js';
-import { isNarrow, SCOPE_EPISODES, scopeEpisodeDistance, scopeEpisodesCte } from './scopeEpisodes.js';
+import { isNarrow, SCOPE_EPISODES, scopeEpisodesCte } from './scopeEpisodes.js';
 import { requestedKinds, type SignalBranchBuilder } from './statement.js';
 
 const RANKED = `SELECT 'vector' AS signal, kind, id, 1 - distance AS score, -distance AS tiebreak FROM`;
@@ -28,7 +28,7 @@ function nearestFacts(where: string, q: string, limit: string, exact: boolean): 
  */
 function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string): string {
   if (isNarrow(scope)) {
-    return `(${RANKED} (SELECT 'episode' AS kind, se.id, ${scopeEpisodeDistance('se', q)} AS distance FROM ${SCOPE_EPISODES} se WHERE se.own_distance IS NOT NULL) s ORDER BY distance, id LIMIT ${limit})`;
+    return `(${RANKED} (SELECT 'episode' AS kind, se.id, se.distance FROM ${SCOPE_EPISODES} se WHERE se.distance IS NOT NULL) s ORDER BY distance, id LIMIT ${limit})`;
   }
   const where = episodeFilter(p, scope);
   return `(${RANKED} (SELECT 'episode' AS kind, id, min(distance) AS distance FROM (

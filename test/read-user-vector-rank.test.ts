@@ -1,0 +1,44 @@
+import { resolveRecipe } from '../core/retrieval/recipes.js';
+import type { ReadScope } from '../core/retrieval/scope.js';
+import { collectSignals } from '../core/retrieval/search.js';
+import { withReadClient } from '../core/retrieval/sql.js';
+import { embedder, insertEpisode, type ReadApi, useReadApi } from './support/graphFixtures.js';
+
+const NOW = new Date('2026-06-15T12:00:00Z');
+const NS = 'user_vector_rank';
+const QUERY = 'what did Ana say about the sailing boat';
+
+/**
+ * A search narrowed to a user ranks the user's episodes exactly (no HNSW walk): the list must be the table's rows
+ * ordered by distance, equal distances by id. Repeated texts have identical embeddings, so ties are common; without
+ * the id they came back in the scan's physical order.
+ */
+describe("a user's episodes ranked by distance for a search", () => {
+  let api: ReadApi;
+
+  useReadApi(NOW, async (started) => {
+    api = started;
+    const pool = api.deps.pool;
+    const texts = ['Ana said the sailing boat is moored in Split.', 'Ana and I had lunch near the station.', 'The dentist moved my appointment.'];
+    // Each text three times (ties), among another user's episodes.
+    for (let i = 0; i < 9; i++) await insertEpisode(pool, { namespace: NS, content: texts[i % 3], occurredAt: '2026-05-01T10:00:00Z', userId: 'u1' });
+    for (let i = 0; i < 5; i++) await insertEpisode(pool, { namespace: NS, content: texts[i % 3], occurredAt: '2026-05-01T10:00:00Z', userId: 'u2' });
+  });
+
+  it("ranks them exactly as the distances of the table's rows do, ties by id", async () => {
+    const scope: ReadScope = { namespace: NS, userId: 'u1', now: NOW, includeForgotten: false };
+    const { lists } = await withReadClient(api.deps.readPool, (db) =>
+      collectSignals(db, embedder, scope, { query: QUERY, kinds: ['episode'], recipe: resolveRecipe('vector_only') }),
+    );
+    const hits = lists.find((l) => l.signal === 'vector' && l.kind === 'episode')!.hits;
+    const { rows } = await api.deps.pool.query<{ id: string; score: number }>(
+      // A distance counts up to 1 (an episode's passages, which it has none of here, can only bring it nearer).
+      `SELECT id, 1 - least(embedding <=> $2::vector, 1) AS score FROM episode WHERE namespace = $1 AND user_id = 'u1'
+       ORDER BY least(embedding <=> $2::vector, 1), id`,
+      [NS, `[${embedder.embedOne(QUERY).join(',')}]`],
+    );
+    expect(rows).toHaveLength(9);
+    expect(hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
+    hits.forEach((h, i) => expect(h.score).toBeCloseTo(rows[i].score, 9));
+  });
+});
