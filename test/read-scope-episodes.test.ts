@@ -32,7 +32,7 @@ describe('graph episodes from the scope read once', () => {
     await ep('forgotten', 'Ana sold the sailing boat.', { forgottenAt: '2026-06-01T00:00:00Z' });
     await ep('otherUser', 'Ana showed me her sailing boat in Split.', { userId: 'u2' });
     await ep('unrelated', 'The dentist moved my appointment to next month.');
-    // An agent's own memory, with no user: a narrow scope that episode_user_vectors_idx does not cover.
+    // An agent's own memory, with no user: a narrow scope keyed by neither the user's postings nor a user id.
     await ep('agentBoat', 'Ana wants the sailing boat painted blue.', { userId: undefined, agentId: 'a1' });
     await ep('agentSaid', 'The sailing club meets on Fridays.', { userId: undefined, agentId: 'a1', speaker: 'Ana' });
     await ep('agentOther', 'The boat show opens in March.', { userId: undefined, agentId: 'a1' });

@@ -24,7 +24,9 @@ function nearestFacts(where: string, q: string, limit: string, exact: boolean): 
  * Episodes by their own vector or their closest passage's, whichever is
  * nearer (core/ingest/passages.ts: longer episodes are also embedded sentence
  * by sentence). Namespace-wide, both HNSW indexes are walked and merged;
- * narrowed, every episode in scope is scored exactly, from SCOPE_EPISODES.
+ * narrowed, every episode in scope is scored exactly, from SCOPE_EPISODES,
+ * equal distances by id (repeated texts have identical vectors; without it
+ * their order was where the rows lay in the table).
  */
 function nearestEpisodes(p: SqlParams, scope: ReadScope, q: string, limit: string): string {
   if (isNarrow(scope)) {
