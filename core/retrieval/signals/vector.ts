@@ -11,12 +11,14 @@ const RANKED = `SELECT 'vector' AS signal, kind, id, 1 - distance AS score, -dis
  * ranks them exactly instead (`OFFSET 0` keeps the planner from choosing the
  * index, whose filtered walk would visit most of the namespace to find them).
  * Iterative HNSW scans return rows in relaxed order: the tiebreak (negated
- * distance) lets the caller sort them exactly.
+ * distance) lets the caller sort them exactly. Ranked exactly, equal distances
+ * go by id (facts stated in the same words have the same vector; without it
+ * their order was where the rows lay in the table).
  */
 function nearestFacts(where: string, q: string, limit: string, exact: boolean): string {
   const base = `SELECT 'fact' AS kind, f.id, f.embedding <=> ${q} AS distance FROM fact f WHERE ${where} AND f.embedding IS NOT NULL`;
   return exact
-    ? `(${RANKED} (${base} OFFSET 0) s ORDER BY distance LIMIT ${limit})`
+    ? `(${RANKED} (${base} OFFSET 0) s ORDER BY distance, id LIMIT ${limit})`
     : `(${RANKED} (${base} ORDER BY f.embedding <=> ${q} LIMIT ${limit}) s)`;
 }
 
