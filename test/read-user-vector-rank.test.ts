@@ -33,36 +33,28 @@ describe("a user's episodes ranked by distance for a search", () => {
     }
   });
 
-  it("ranks them exactly as the distances of the table's rows do, ties by id", async () => {
+  /** The vector signal's list of one kind for u1, and the table's rows ranked by `distance` (an SQL expression), ties by id. */
+  async function bothRankings(kind: 'episode' | 'fact', table: string, userColumn: string, distance: string) {
     const scope: ReadScope = { namespace: NS, userId: 'u1', now: NOW, includeForgotten: false };
     const { lists } = await withReadClient(api.deps.readPool, (db) =>
-      collectSignals(db, embedder, scope, { query: QUERY, kinds: ['episode'], recipe: resolveRecipe('vector_only') }),
+      collectSignals(db, embedder, scope, { query: QUERY, kinds: [kind], recipe: resolveRecipe('vector_only') }),
     );
-    const hits = lists.find((l) => l.signal === 'vector' && l.kind === 'episode')!.hits;
+    const hits = lists.find((l) => l.signal === 'vector' && l.kind === kind)!.hits;
     const { rows } = await api.deps.pool.query<{ id: string; score: number }>(
-      // A distance counts up to 1 (an episode's passages, which it has none of here, can only bring it nearer).
-      `SELECT id, 1 - least(embedding <=> $2::vector, 1) AS score FROM episode WHERE namespace = $1 AND user_id = 'u1'
-       ORDER BY least(embedding <=> $2::vector, 1), id`,
+      `SELECT id, 1 - ${distance} AS score FROM ${table} WHERE namespace = $1 AND ${userColumn} = 'u1' ORDER BY ${distance}, id`,
       [NS, `[${embedder.embedOne(QUERY).join(',')}]`],
     );
     expect(rows).toHaveLength(9);
     expect(hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
     hits.forEach((h, i) => expect(h.score).toBeCloseTo(rows[i].score, 9));
+  }
+
+  it("ranks them exactly as the distances of the table's rows do, ties by id", async () => {
+    // A distance counts up to 1 (an episode's passages, which it has none of here, can only bring it nearer).
+    await bothRankings('episode', 'episode', 'user_id', 'least(embedding <=> $2::vector, 1)');
   });
 
   it("ranks the user's facts exactly as the distances of the table's rows do, ties by id", async () => {
-    const scope: ReadScope = { namespace: NS, userId: 'u1', now: NOW, includeForgotten: false };
-    const { lists } = await withReadClient(api.deps.readPool, (db) =>
-      collectSignals(db, embedder, scope, { query: QUERY, kinds: ['fact'], recipe: resolveRecipe('vector_only') }),
-    );
-    const hits = lists.find((l) => l.signal === 'vector' && l.kind === 'fact')!.hits;
-    const { rows } = await api.deps.pool.query<{ id: string; score: number }>(
-      `SELECT id, 1 - (embedding <=> $2::vector) AS score FROM fact WHERE namespace = $1 AND scope_user = 'u1'
-       ORDER BY embedding <=> $2::vector, id`,
-      [NS, `[${embedder.embedOne(QUERY).join(',')}]`],
-    );
-    expect(rows).toHaveLength(9);
-    expect(hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
-    hits.forEach((h, i) => expect(h.score).toBeCloseTo(rows[i].score, 9));
+    await bothRankings('fact', 'fact', 'scope_user', '(embedding <=> $2::vector)');
   });
 });
