@@ -7,7 +7,8 @@
 // context and search, per user and namespace-wide, `--read-rate` each per
 // second. Reports reads answered, refused (503) and their p50/p95/p99 (overall;
 // per minute of the loop, `reads.by_period`: a long run shows whether reads
-// slow down as memory is written; per kind, `reads.by_shape`), write
+// slow down as memory is written; per kind, `reads.by_shape`; the slowest reads and when they were sent,
+// `reads.slowest`), write
 // acknowledgement p95, and waits until every acknowledged write is extracted. `--time-windows`: every other question
 // names a time too ("what happened at Acme last month"), as agents ask them.
 // Writes bench/results/<out>.json (default agents-trial).
@@ -41,6 +42,8 @@ interface Answer {
   ms: number;
 }
 
+/** Answered reads `reads.slowest` lists, slowest first. */
+const SLOWEST_LISTED = 25;
 /** Seconds of the open loop each line of `reads.by_period` covers: whether reads slow down as memory is written. */
 const PERIOD_S = 60;
 
@@ -154,6 +157,13 @@ async function main() {
           const inPeriod = readAnswers.filter((a) => a.status === 200 && Math.floor(a.sentAt / PERIOD_S) === i).map((a) => a.ms);
           return { from_s: i * PERIOD_S, answered: inPeriod.length, p50_ms: round2(percentile(inPeriod, 50)), p95_ms: round2(percentile(inPeriod, 95)) };
         }),
+        // When the tail happens: the slowest answered reads with the second of the loop they were sent in (a start-up
+        // burst shows as small `sent_s`).
+        slowest: readAnswers
+          .filter((a) => a.status === 200)
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, SLOWEST_LISTED)
+          .map((a) => ({ sent_s: round2(a.sentAt), ms: round2(a.ms), shape: a.shape })),
         // Which of the four kinds makes the tail.
         by_shape: Object.fromEntries(
           Object.keys(reads).map((shape) => {

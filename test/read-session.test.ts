@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { buildDeps } from '../core/buildDeps.js';
+import { loadConfig } from '../core/config/config.js';
 import { createPool } from '../core/db/pool.js';
 import { createEmptyDatabase, type TestDatabase } from './support/db.js';
 
@@ -55,6 +57,32 @@ describe('read-path sessions', () => {
       expect(await compiles(plain)).toBe(available);
     } finally {
       await Promise.all([read.end(), plain.end()]);
+    }
+  });
+
+  it('stay open while idle for READ_CONNECTION_IDLE_MS (10 minutes by default); a shorter time closes them', async () => {
+    // Reopened, a read connection plans the read path's statements again: keeping it across an agent's pause is what
+    // keeps the first reads after the pause fast. Shortened here to a second against a minute, to watch both sides.
+    const kept = createPool(db.url, 2, { readPath: true, idleTimeoutMillis: 60_000 });
+    const closed = createPool(db.url, 2, { readPath: true, idleTimeoutMillis: 1_000 });
+    try {
+      const first = await kept.connect();
+      first.release();
+      await closed.query('SELECT 1');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(closed.totalCount).toBe(0);
+      expect(kept.totalCount).toBe(1);
+      const again = await kept.connect();
+      expect(again).toBe(first);
+      again.release();
+    } finally {
+      await Promise.all([kept.end(), closed.end()]);
+    }
+    const deps = buildDeps(loadConfig({ DATABASE_URL: db.url, TEMPORAL_ADDRESS: '127.0.0.1:7233', LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv));
+    try {
+      expect((deps.readPool as pg.Pool & { options: { idleTimeoutMillis: number } }).options.idleTimeoutMillis).toBe(600_000);
+    } finally {
+      await deps.close();
     }
   });
 });

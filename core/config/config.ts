@@ -92,6 +92,11 @@ export const configSchema = z.object({
   MAX_PENDING_EPISODES: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').default(5_000),
   /** Overload: reads (every GET under /v1, search, context) served at once by an API process; more wait in line. Unset: DB_POOL_MAX (the read pool's size). */
   READ_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
+  /**
+   * How long an idle read connection stays open. Each one holds the read path's planned statements and its backend's
+   * warm caches; reopened, its first reads plan them again (core/db/pool.ts).
+   */
+  READ_CONNECTION_IDLE_MS: z.coerce.number({ error: 'must be a number' }).int().min(1_000, 'must be at least 1000').max(86_400_000, 'must be at most 86400000').default(600_000),
   /** Overload: a read that waits longer than this for its turn answers 503 with Retry-After instead of waiting on. */
   READ_QUEUE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(60_000, 'must be at most 60000').default(500),
   /**

@@ -18,6 +18,8 @@ export interface PoolOptions {
   asyncCommit?: boolean;
   /** Sessions tuned for the read path (READ_SESSION_OPTIONS). */
   readPath?: boolean;
+  /** Milliseconds an idle connection stays open (default 30 s). */
+  idleTimeoutMillis?: number;
 }
 
 /**
@@ -55,7 +57,9 @@ export function createPool(connectionString: string, max = 10, options: PoolOpti
   const pool = new pg.Pool({
     connectionString,
     max,
-    idleTimeoutMillis: 30_000,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    // Connections kept open for long never hold a process that has nothing else to do (a script that read and is done).
+    ...(options.idleTimeoutMillis === undefined ? {} : { allowExitOnIdle: true }),
     ...(options.readPath ? { application_name: READ_APPLICATION_NAME } : {}),
     ...(sessionOptions.length ? { options: sessionOptions.join(' ') } : {}),
   });
