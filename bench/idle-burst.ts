@@ -10,14 +10,14 @@
 // after it. Set READ_CONNECTION_IDLE_MS in the environment to try another
 // value (the API process inherits it; 30000 is the `pg` pool's default).
 // Results: bench/results/idle-burst.json (or --out).
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { parseArgs, startApiProcess, writeResult } from './support/benchStack.js';
+import { BENCH_KEY as KEY, parseArgs, startApiProcess, writeResult } from './support/benchStack.js';
 import { agentQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
 import { DEFAULT_BENCH_DATABASE_URL, siblingDatabaseUrl } from './lib/db.js';
 import { Random } from './lib/random.js';
 import { percentile, round2 } from './lib/stats.js';
 
-const KEY = 'bench-admin-key-0123456789abcdef';
 const NAMESPACE = 'bench';
 const args = parseArgs(process.argv.slice(2));
 const size = Number(args.get('size') ?? 100_000);
@@ -28,7 +28,6 @@ const burstSize = Number(args.get('burst') ?? 8);
 const databaseUrl = siblingDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL, `mnemo_bench_read_${size}`);
 
 const log = (message: string) => console.error(`[bench:idle-burst] ${message}`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
   // Detached copies: the corpus itself need not stay alive in this process.
