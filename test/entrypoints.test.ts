@@ -159,7 +159,7 @@ describe('production entry points (npm run api / npm run worker)', () => {
       try {
         expect(await api.exit).toBe(1);
         expect(api.output()).toContain(`PORT ${port} on 127.0.0.1 is already in use`);
-        expect(api.output()).toContain('an API process exited before it served');
+        expect(api.output()).toContain('an API process exited before any served');
         expect(childPids(api.child.pid!)).toEqual([]);
       } finally {
         taken.close();

@@ -5,30 +5,28 @@ import { onShutdownSignal } from '../../core/embedded/lifecycle.js';
 import type { Logger } from '../../core/logger.js';
 import { clusterMetricsRequest, type ClusterMetricsReply } from './messages.js';
 import { MetricsSum } from './metricsSum.js';
+import { RestartPolicy } from './restartPolicy.js';
 
-/** A process that dies after it served is started again after this pause (a crash, an out-of-memory kill). */
+/** A process that dies is started again after this pause (RestartPolicy says when not). */
 const RESTART_DELAY_MS = 1_000;
-/** More unexpected exits than this within the window: something is wrong with every start, so stop rather than loop. */
-const MAX_RESTARTS = 5;
-const RESTART_WINDOW_MS = 60_000;
 /** On shutdown, processes still running after this are killed. */
 const STOP_GRACE_MS = 20_000;
 
 /**
  * `npm run api` with API_PROCESSES > 1: this process serves nothing itself. It
  * starts the API processes (node:cluster: they share the port and accept
- * connections from it themselves), starts again one that dies
- * after it served, stops them all on SIGTERM or SIGINT, and sums their
- * `/metrics`. A process that exits before it ever served means the
- * configuration or the services are wrong: all stop and this exits 1.
+ * connections from it themselves), starts again one that dies (RestartPolicy),
+ * stops them all on SIGTERM or SIGINT, and sums their `/metrics`. A process
+ * that exits before any has listened means the configuration or the services
+ * are wrong: all stop and this exits 1.
  * Migrations (MIGRATE_ON_START) ran once before, in the caller.
  */
 export async function runApiPrimary(config: Config, parentLogger: Logger): Promise<void> {
   const count = config.API_PROCESSES;
   const logger = parentLogger.child({ role: 'primary' });
   const metricsSum = new MetricsSum();
-  const served = new WeakSet<Worker>();
-  const restarts: number[] = [];
+  const listened = new WeakSet<Worker>();
+  const restartPolicy = new RestartPolicy();
   let stopping = false;
 
   const processes = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
@@ -52,7 +50,10 @@ export async function runApiPrimary(config: Config, parentLogger: Logger): Promi
   function start(): void {
     // Migrations already ran here, once; the API processes must not race to run them again.
     const worker = cluster.fork({ MIGRATE_ON_START: 'false' });
-    worker.once('listening', () => served.add(worker));
+    worker.once('listening', () => {
+      listened.add(worker);
+      restartPolicy.onListening();
+    });
     worker.on('message', (raw: unknown) => {
       if (metricsSum.onMessage(raw)) return;
       const request = clusterMetricsRequest.safeParse(raw);
@@ -67,12 +68,9 @@ export async function runApiPrimary(config: Config, parentLogger: Logger): Promi
     worker.once('exit', (code, signal) => {
       if (stopping) return;
       const fields = { pid: worker.process.pid, code, signal };
-      if (!served.has(worker)) return fail('an API process exited before it served: stopping all (its own output above says why)', fields);
-      const now = Date.now();
-      restarts.push(now);
-      while (restarts.length && restarts[0] < now - RESTART_WINDOW_MS) restarts.shift();
-      if (restarts.length > MAX_RESTARTS) return fail(`API processes exited ${restarts.length} times within ${RESTART_WINDOW_MS / 1000} s: stopping all`, fields);
-      logger.warn(fields, 'an API process exited; starting another');
+      const verdict = restartPolicy.onExit(Date.now());
+      if (verdict.action === 'stop') return fail(verdict.reason, fields);
+      logger.warn({ ...fields, hadListened: listened.has(worker) }, 'an API process exited; starting another');
       void sleep(RESTART_DELAY_MS).then(() => stopping || start());
     });
   }
@@ -85,7 +83,7 @@ export async function runApiPrimary(config: Config, parentLogger: Logger): Promi
   for (let i = 0; i < count; i++) start();
   await new Promise<void>((resolve) => {
     const check = () => {
-      if (processes().filter((w) => served.has(w)).length < count) return;
+      if (processes().filter((w) => listened.has(w)).length < count) return;
       cluster.off('listening', check);
       resolve();
     };
