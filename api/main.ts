@@ -12,6 +12,7 @@ import { createApp } from './app.js';
 import { runApiPrimary } from './cluster/primary.js';
 import { ClusterProcessMetrics } from './cluster/processMetrics.js';
 import { warmUpReadPath } from './warmUp.js';
+import { warmUpReadConnections } from './warmUpConnections.js';
 
 async function serve(config: Config, logger: Logger): Promise<void> {
   if (!config.MNEMO_API_KEY) logger.warn('MNEMO_API_KEY is unset: only keys stored in api_key are accepted');
@@ -28,6 +29,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   // The primary is gone (killed): nobody hands this process connections any more, so stop.
   if (cluster.isWorker) process.once('disconnect', () => void shutdown().finally(() => process.exit(0)));
   await warmUpReadPath(deps.embedder, logger);
+  await warmUpReadConnections(deps, logger);
   await listen(server, config.PORT, config.HOST);
   if (cluster.isPrimary) logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'API listening');
 }

@@ -13,6 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { BENCH_KEY as KEY, parseArgs, startApiProcess, writeResult } from './support/benchStack.js';
+import { agentsBurst } from './lib/agentsBurst.js';
 import { agentQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
 import { DEFAULT_BENCH_DATABASE_URL, siblingDatabaseUrl } from './lib/db.js';
 import { Random } from './lib/random.js';
@@ -36,21 +37,8 @@ async function main() {
   const idleSetting = process.env.READ_CONNECTION_IDLE_MS;
   const api = await startApiProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:7233', MNEMO_API_KEY: KEY, ...(idleSetting ? { READ_CONNECTION_IDLE_MS: idleSetting } : {}) });
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-  /** One agents' question of the i-th shape: context or search, per user or namespace-wide. */
-  const read = async (i: number): Promise<number> => {
-    const user = r.pick(users);
-    const question = agentQuery(r, user);
-    const scoped: Record<string, string> = i % 2 === 0 ? { user_id: user.id } : {};
-    const started = performance.now();
-    const res =
-      i % 4 < 2
-        ? await fetch(`${api.url}/v1/context?${new URLSearchParams({ namespace: NAMESPACE, query: question, ...scoped })}`, { headers })
-        : await fetch(`${api.url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ namespace: NAMESPACE, query: question, k: 10, ...scoped }) });
-    await res.text();
-    if (res.status !== 200) throw new Error(`${res.status} from ${res.url}`);
-    return performance.now() - started;
-  };
-  const burst = () => Promise.all(Array.from({ length: burstSize }, (_, i) => read(i)));
+  const sendBurst = agentsBurst({ url: api.url, key: KEY, namespace: NAMESPACE, users, random: r });
+  const burst = () => sendBurst(burstSize);
   try {
     log('warming up: 5 s of closed-loop agents\' searches, 8 connections');
     await autocannon({

@@ -68,9 +68,10 @@ async function startAll(): Promise<void> {
   const servicesStarting = startEmbeddedServices(config, logger);
   servicesStarting.catch(() => undefined); // awaited below
   worker = forkWorker({ logger });
-  const [{ createApp }, { warmUpReadPath }, { ensureAdminKey }, { buildDeps }, { migrate }] = await Promise.all([
+  const [{ createApp }, { warmUpReadPath }, { warmUpReadConnections }, { ensureAdminKey }, { buildDeps }, { migrate }] = await Promise.all([
     import('../api/app.js'),
     import('../api/warmUp.js'),
+    import('../api/warmUpConnections.js'),
     import('../core/auth/bootstrap.js'),
     import('../core/buildDeps.js'),
     import('../core/db/migrate.js'),
@@ -81,9 +82,10 @@ async function startAll(): Promise<void> {
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
   const admin = ensureAdminKey(resolved);
   const runtimeConfig: Config = { ...resolved, MNEMO_API_KEY: admin.key };
-  deps = buildDeps(runtimeConfig, { logger });
-  // The query embedder's model loads while the worker starts (api/warmUp.ts).
-  const warming = warmUpReadPath(deps.embedder, logger);
+  const built = buildDeps(runtimeConfig, { logger });
+  deps = built;
+  // The query embedder's model loads and the read connections warm while the worker starts (api/warmUp*.ts).
+  const warming = warmUpReadPath(built.embedder, logger).then(() => warmUpReadConnections(built, logger));
   // Before the API listens: the worker registers the search attributes that the API's workflow starts set.
   phase('worker', await worker.start({ DATABASE_URL: resolved.DATABASE_URL, TEMPORAL_ADDRESS: resolved.TEMPORAL_ADDRESS }));
   await warming;

@@ -97,6 +97,11 @@ export const configSchema = z.object({
    * warm caches; reopened, its first reads plan them again (core/db/pool.ts).
    */
   READ_CONNECTION_IDLE_MS: z.coerce.number({ error: 'must be a number' }).int().min(1_000, 'must be at least 1000').max(86_400_000, 'must be at most 86400000').default(600_000),
+  /**
+   * Read connections opened before the API listens, each running every question shape agents send once, so the
+   * first reads after a start do not plan statements and run cold code together (api/warmUpConnections.ts). 0: none.
+   */
+  READ_WARM_CONNECTIONS: z.coerce.number({ error: 'must be a number' }).int().min(0, 'must be at least 0').max(200, 'must be at most 200').default(8),
   /** Overload: a read that waits longer than this for its turn answers 503 with Retry-After instead of waiting on. */
   READ_QUEUE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(60_000, 'must be at most 60000').default(500),
   /**
