@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,8 @@ import { DEFAULT_EMBEDDING_MODEL_DIR } from '../core/config/config.js';
 import { cosine } from '../core/embedding/hashing.js';
 import { createNameEmbedder } from '../core/embedding/index.js';
 import { EmbeddingModelMissing, OnnxEmbedder } from '../core/embedding/onnxModel.js';
+import { entryArgs } from './support/compiledSources.js';
+import { ROOT } from './support/paths.js';
 
 const modelDir = process.env.EMBEDDING_MODEL_DIR ?? DEFAULT_EMBEDDING_MODEL_DIR;
 
@@ -70,6 +73,29 @@ describe('local embedding model (all-MiniLM-L6-v2, ONNX)', () => {
       await fresh.close();
     }
   });
+
+  it('closes while texts are being embedded without taking the process down: what waited fails, the process exits 0', async () => {
+    // Terminating the thread mid-run aborted the process (SIGABRT from onnxruntime's completion): an API or worker
+    // stopped under load exited 134. Several delays, so the close lands in different runs of the queue.
+    for (const delayMs of [2, 15, 40]) {
+      const child = spawn(process.execPath, [...entryArgs('test/fixtures/process/embedderClosedMidRun.ts'), String(delayMs)], {
+        cwd: ROOT,
+        env: { ...process.env, EMBEDDING_MODEL_DIR: modelDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      expect(stderr).not.toContain('terminate called');
+      expect(code).toBe(0);
+      const counts = JSON.parse(stdout.trim()) as Record<string, number>;
+      // Every call settled: embedded before the close, or failed by it.
+      expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(40);
+      expect(Object.keys(counts).every((k) => k === 'embedded' || k === 'local embedding model closed')).toBe(true);
+    }
+  }, 60_000);
 
   it('names the command that builds a missing model', () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'mnemo-no-model-'));

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { LOCAL_EMBEDDING_MODELS, type LocalEmbeddingModel } from '../config/config.js';
 import type { EmbeddingProvider } from '../extraction/types.js';
-import type { EmbedReply, EmbedRequest, OnnxWorkerData } from './onnxWorker.js';
+import type { CloseRequest, EmbedReply, EmbedRequest, OnnxWorkerData } from './onnxWorker.js';
 
 /** What scripts/model/build_minilm_onnx.py writes beside model.onnx. */
 const modelManifest = z.object({ name: z.string(), dim: z.number().int(), max_seq_length: z.number().int().positive() });
@@ -53,6 +53,9 @@ function startWorker(workerData: OnnxWorkerData): Worker {
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(module)}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
 }
+
+/** A run takes milliseconds; a thread that has not exited after this is stuck and is terminated. */
+const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
  * `EMBEDDING_PROVIDER=local` (the default): all-MiniLM-L6-v2, a sentence
@@ -137,11 +140,23 @@ export class OnnxEmbedder implements EmbeddingProvider {
     return this.warming.done;
   }
 
+  /**
+   * Fails what is still waiting and lets the thread finish its run in progress
+   * before it exits (onnxWorker.ts's close says why it must not be terminated
+   * mid-run); terminated only if it has not exited within CLOSE_TIMEOUT_MS.
+   */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
     for (const { reject } of this.pending.values()) reject(new Error('local embedding model closed'));
     this.pending.clear();
-    await worker?.terminate();
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Held open until the thread is gone: a process that exited meanwhile would end the thread mid-run too.
+    worker.ref();
+    worker.postMessage({ close: true } satisfies CloseRequest);
+    const stuck = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(stuck);
   }
 }

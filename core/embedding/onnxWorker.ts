@@ -21,6 +21,10 @@ export interface EmbedRequest {
   id: number;
   texts: string[];
 }
+/** Asks the thread to finish the run in progress, release the model and exit (see OnnxEmbedder.close). */
+export interface CloseRequest {
+  close: true;
+}
 export type EmbedReply = { id: number; vectors: Float32Array[] } | { id: number; error: string };
 
 /** Texts per forward pass. Measured on chat turns (2 cores): 6 ms/text in batches of 8, 12.5 ms in batches of 32 (bigger matrices, more padding). */
@@ -70,10 +74,9 @@ async function embed(texts: string[]): Promise<Float32Array[]> {
 }
 
 const queue: EmbedRequest[] = [];
-let draining = false;
+let draining: Promise<void> | null = null;
 
 async function drain(): Promise<void> {
-  draining = true;
   for (let request = queue.shift(); request; request = queue.shift()) {
     try {
       const vectors = await embed(request.texts);
@@ -82,10 +85,27 @@ async function drain(): Promise<void> {
       port.postMessage({ id: request.id, error: (err as Error).message } satisfies EmbedReply);
     }
   }
-  draining = false;
+  draining = null;
 }
 
-port.on('message', (request: EmbedRequest) => {
-  queue.push(request);
-  if (!draining) void drain();
+/**
+ * Ends the thread once no run is in progress. Terminated in the middle of one,
+ * onnxruntime's completion reached a torn-down thread and aborted the whole
+ * process (SIGABRT: "terminate called after throwing an instance of
+ * 'Napi::Error'"), so an API or worker stopped under load exited 134.
+ */
+async function close(): Promise<void> {
+  queue.length = 0; // the caller has already failed what it was waiting for
+  await draining;
+  await (await session.catch(() => null))?.release();
+  port.close(); // nothing left to run: the thread exits
+}
+
+port.on('message', (message: EmbedRequest | CloseRequest) => {
+  if ('close' in message) {
+    void close();
+    return;
+  }
+  queue.push(message);
+  draining ??= drain();
 });
