@@ -23,6 +23,8 @@ interface Answer {
   retryAfter: string | null;
   /** From when the request was due (not when it was sent): a late send counts against latency. */
   latencyMs: number;
+  /** When it was due, in seconds from the open loop's start (its answers only). */
+  dueS?: number;
   id?: string;
   error?: string;
 }
@@ -38,6 +40,19 @@ const readRequest = (n: number): [string, unknown] =>
   n % 2 === 0
     ? ['/v1/context', { namespace: NS, query: `where does ${person(n % 60)} work`, max_tokens: 400 }]
     : ['/v1/search', { namespace: NS, query: `${person(n % 60)} lives in`, k: 10 }];
+
+/** The three seconds of the load whose answered reads were slowest: when they were due, how many, the slowest. */
+function slowestSeconds(answered: Answer[]): Array<{ second: number; answered: number; maxMs: number }> {
+  const bySecond = new Map<number, number[]>();
+  for (const a of answered) {
+    const second = Math.floor(a.dueS ?? 0);
+    bySecond.set(second, [...(bySecond.get(second) ?? []), a.latencyMs]);
+  }
+  return [...bySecond.entries()]
+    .map(([second, ms]) => ({ second, answered: ms.length, maxMs: Math.round(Math.max(...ms)) }))
+    .sort((a, b) => b.maxMs - a.maxMs)
+    .slice(0, 3);
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (values: number[], p: number) => {
@@ -169,6 +184,8 @@ describe('graceful overload', () => {
         reads: { sent: reads.length, answered: answeredReads.length, refused: reads.filter((a) => a.status === 503).length },
         writes: { sent: writes.length, acknowledged: acknowledged.length, refused: writes.filter((a) => a.status === 503).length },
         readLatencyMs: { p50: percentile(answeredReads, 50), p99: percentile(answeredReads, 99), max: percentile(answeredReads, 100) },
+        // Where a slow tail came from (a stall of the whole machine shows as one or two seconds of slow reads).
+        slowestReadSeconds: slowestSeconds(reads.filter((a) => a.status === 200)),
       };
       console.log(JSON.stringify(summary));
 

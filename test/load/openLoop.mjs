@@ -1,13 +1,18 @@
 // Open-loop load generator, run in a worker thread so that its sending and timing do not share
 // the event loop of the API under test. Plain JavaScript: worker threads load it without a compiler.
 // workerData: { baseUrl, key, seconds, streams: [{ kind, perSecond, requests: [{ path, body }] }] }
-// Posts back one message: Array<{ kind, status, retryAfter, latencyMs, id?, error? }>.
+// Posts back one message: Array<{ kind, status, retryAfter, latencyMs, dueS, id?, error? }> (dueS: when it was due, in seconds of the load).
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { baseUrl, key, seconds, streams } = workerData;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function send(kind, request, dueAt) {
+  const answer = await answerOf(kind, request, dueAt);
+  return { ...answer, dueS: (dueAt - start) / 1000 };
+}
+
+async function answerOf(kind, request, dueAt) {
   try {
     const res = await fetch(`${baseUrl}${request.path}`, {
       method: 'POST',
