@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { readConcurrency } from '../core/config/config.js';
 import type { Deps } from '../core/deps.js';
 import { ExtractionBacklog } from '../core/memories/backlog.js';
 import { AdmissionGate } from './admissionGate.js';
@@ -43,7 +44,7 @@ function refuse(res: Parameters<RequestHandler>[1], seconds: number, message: st
  * nothing, so everything acknowledged is still extracted.
  */
 export function overloadGuard(deps: Pick<Deps, 'pool' | 'config' | 'metrics'>): RequestHandler & { reads: AdmissionGate; backlog: ExtractionBacklog } {
-  const reads = new AdmissionGate(deps.config.READ_CONCURRENCY ?? deps.config.DB_POOL_MAX, deps.config.READ_QUEUE_TIMEOUT_MS);
+  const reads = new AdmissionGate(readConcurrency(deps.config), deps.config.READ_QUEUE_TIMEOUT_MS);
   const backlog = new ExtractionBacklog(deps.pool, deps.config.MAX_PENDING_EPISODES);
   deps.metrics.watchReadGate(reads);
   deps.metrics.watchBacklog(backlog);

@@ -1,3 +1,4 @@
+import { readConcurrency } from '../core/config/config.js';
 import type { Deps } from '../core/deps.js';
 import type { Logger } from '../core/logger.js';
 import { buildContext } from '../core/retrieval/context.js';
@@ -33,7 +34,7 @@ async function sampleQuestion(db: Queryable): Promise<{ namespace: string; userI
  */
 export async function warmUpReadConnections(deps: Pick<Deps, 'readPool' | 'embedder' | 'config' | 'now'>, logger: Logger): Promise<void> {
   // Never more than the read gate lets run at once: the pool's other connections would only open for this.
-  const count = Math.min(deps.config.READ_WARM_CONNECTIONS, deps.config.READ_CONCURRENCY ?? deps.config.DB_POOL_MAX);
+  const count = Math.min(deps.config.READ_WARM_CONNECTIONS, readConcurrency(deps.config));
   if (count === 0) return;
   const started = performance.now();
   try {

@@ -8,9 +8,9 @@
 // second burst, and stops it. Reports how long the process took to listen (the
 // warm-up is part of it) and each burst's latencies, per setting.
 // Results: bench/results/first-burst.json (or --out).
-import { agentsBurst } from './lib/agentsBurst.js';
+import { agentsBurst, burstStats } from './lib/agentsBurst.js';
 import { generateCorpus, type CorpusUser } from './lib/corpus.js';
-import { DEFAULT_BENCH_DATABASE_URL, siblingDatabaseUrl } from './lib/db.js';
+import { readBenchDatabaseUrl } from './lib/db.js';
 import { Random } from './lib/random.js';
 import { percentile, round2 } from './lib/stats.js';
 import { BENCH_KEY, parseArgs, startApiProcess, writeResult } from './support/benchStack.js';
@@ -22,7 +22,7 @@ const userCount = Number(args.get('users') ?? 300);
 const rounds = Number(args.get('rounds') ?? 3);
 const burstSize = Number(args.get('burst') ?? 8);
 const warmSettings = (args.get('warm') ?? '0,8').split(',').map(Number);
-const databaseUrl = siblingDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL, `mnemo_bench_read_${size}`);
+const databaseUrl = readBenchDatabaseUrl(size);
 
 const log = (message: string) => console.error(`[bench:first-burst] ${message}`);
 
@@ -63,8 +63,8 @@ async function main() {
         String(warm),
         {
           listening_ms: mine.map((s) => s.listening_ms),
-          first_burst: { p50_ms: round2(percentile(first, 50)), max_ms: round2(Math.max(...first)), burst_p50_ms: mine.map((s) => round2(percentile(s.first_ms, 50))) },
-          next_burst: { p50_ms: round2(percentile(next, 50)), max_ms: round2(Math.max(...next)) },
+          first_burst: { ...burstStats(first), burst_p50_ms: mine.map((s) => round2(percentile(s.first_ms, 50))) },
+          next_burst: burstStats(next),
         },
       ];
     }),

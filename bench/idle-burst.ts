@@ -13,11 +13,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { BENCH_KEY as KEY, parseArgs, startApiProcess, writeResult } from './support/benchStack.js';
-import { agentsBurst } from './lib/agentsBurst.js';
+import { agentsBurst, burstStats } from './lib/agentsBurst.js';
 import { agentQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
-import { DEFAULT_BENCH_DATABASE_URL, siblingDatabaseUrl } from './lib/db.js';
+import { readBenchDatabaseUrl } from './lib/db.js';
 import { Random } from './lib/random.js';
-import { percentile, round2 } from './lib/stats.js';
+import { round2 } from './lib/stats.js';
 
 const NAMESPACE = 'bench';
 const args = parseArgs(process.argv.slice(2));
@@ -26,7 +26,7 @@ const userCount = Number(args.get('users') ?? 300);
 const gaps = (args.get('gaps') ?? '20,40').split(',').map(Number);
 const rounds = Number(args.get('rounds') ?? 3);
 const burstSize = Number(args.get('burst') ?? 8);
-const databaseUrl = siblingDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL, `mnemo_bench_read_${size}`);
+const databaseUrl = readBenchDatabaseUrl(size);
 
 const log = (message: string) => console.error(`[bench:idle-burst] ${message}`);
 
@@ -74,8 +74,8 @@ async function main() {
         return [
           String(gap),
           {
-            after_gap: { p50_ms: round2(percentile(after, 50)), max_ms: round2(Math.max(...after)), burst_max_ms: mine.map((b) => Math.max(...b.after_gap_ms)) },
-            next_burst: { p50_ms: round2(percentile(next, 50)), max_ms: round2(Math.max(...next)) },
+            after_gap: { ...burstStats(after), burst_max_ms: mine.map((b) => Math.max(...b.after_gap_ms)) },
+            next_burst: burstStats(next),
           },
         ];
       }),

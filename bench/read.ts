@@ -32,7 +32,7 @@ import { runSearch } from '../core/retrieval/search.js';
 import { withReadClient } from '../core/retrieval/sql.js';
 import { parseArgs, ROOT, startApiProcess, writeResult } from './support/benchStack.js';
 import { agentQuery, benchQuery, generateCorpus, type CorpusUser } from './lib/corpus.js';
-import { DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase, siblingDatabaseUrl } from './lib/db.js';
+import { ensureBenchDatabase, readBenchDatabaseUrl } from './lib/db.js';
 import { loadCorpus, type LoadReport } from './lib/bulkLoad.js';
 import { relationSizes } from './lib/relationSizes.js';
 import { openLoop } from './lib/openLoop.js';
@@ -56,7 +56,7 @@ if (!(openShare > 0 && openShare < 1)) throw new Error('--open-share must be bet
 const log = (m: string) => console.log(`[bench:read] ${m}`);
 
 // One database per size so each measurement sees only its own data (and --reuse can skip loading).
-const databaseUrl = siblingDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL, `mnemo_bench_read_${size}`);
+const databaseUrl = readBenchDatabaseUrl(size);
 const namespace = 'bench';
 
 interface Phase {

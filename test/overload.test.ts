@@ -46,7 +46,9 @@ function slowestSeconds(answered: Answer[]): Array<{ second: number; answered: n
   const bySecond = new Map<number, number[]>();
   for (const a of answered) {
     const second = Math.floor(a.dueS ?? 0);
-    bySecond.set(second, [...(bySecond.get(second) ?? []), a.latencyMs]);
+    const ms = bySecond.get(second) ?? [];
+    ms.push(a.latencyMs);
+    bySecond.set(second, ms);
   }
   return [...bySecond.entries()]
     .map(([second, ms]) => ({ second, answered: ms.length, maxMs: Math.round(Math.max(...ms)) }))

@@ -1,5 +1,11 @@
 import { agentQuery, type CorpusUser } from './corpus.js';
 import type { Random } from './random.js';
+import { percentile, round2 } from './stats.js';
+
+/** The median and slowest of several bursts' latencies. */
+export function burstStats(ms: number[]): { p50_ms: number; max_ms: number } {
+  return { p50_ms: round2(percentile(ms, 50)), max_ms: round2(Math.max(...ms)) };
+}
 
 /**
  * Agents' questions sent all at once, as agents ask after a pause: context and

@@ -26,6 +26,11 @@ export async function ensureBenchDatabase(url: string, fresh: boolean): Promise<
   await migrate(url);
 }
 
+/** The database `bench:read --size N` loads (DATABASE_URL's server, else the local one), which later read benches reuse. */
+export function readBenchDatabaseUrl(size: number): string {
+  return siblingDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL, `mnemo_bench_read_${size}`);
+}
+
 /** A database URL beside `url` on the same server. */
 export function siblingDatabaseUrl(url: string, name: string): string {
   const u = new URL(url);

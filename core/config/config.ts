@@ -216,6 +216,11 @@ export class ConfigError extends Error {
   }
 }
 
+/** Reads an API process serves at once (its read gate): READ_CONCURRENCY, else the read pool's size. */
+export function readConcurrency(config: Pick<Config, 'READ_CONCURRENCY' | 'DB_POOL_MAX'>): number {
+  return config.READ_CONCURRENCY ?? config.DB_POOL_MAX;
+}
+
 /** Parses the environment once; throws ConfigError naming each bad variable and what is allowed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = configSchema.safeParse(env);
